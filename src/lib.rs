@@ -1,0 +1,5 @@
+//! Yoté: the rules library, the searcher, the engine protocol and the match
+//! runner. Data flows one way: protocol → search → rules; the match runner
+//! talks to engines only through the protocol and referees with the rules.
+
+pub mod rules;

@@ -1,0 +1,94 @@
+//! A game in progress: a position with the history the draw rules need.
+
+use super::moves::{Move, MoveError, MoveList};
+use super::position::Position;
+use super::ruleset::Rules;
+use super::status::{EndReason, GameEnd, Outcome};
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// `Position::key` of the start and of every position after it.
+    keys: Vec<u64>,
+}
+
+impl Game {
+    pub fn new(rules: Rules) -> Game {
+        let start = rules.start_position();
+        Game::from_position(rules, start)
+    }
+
+    pub fn from_position(rules: Rules, start: Position) -> Game {
+        Game { rules, start, position: start, moves: Vec::new(), keys: vec![start.key()] }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of every position so far, the start first.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// Plays a move known to be legal here (from `legal_moves` or `parse_move`).
+    pub fn play(&mut self, mv: &Move) {
+        self.rules.apply(&mut self.position, mv);
+        self.moves.push(*mv);
+        self.keys.push(self.position.key());
+    }
+
+    /// Reads and plays a move, refusing it if the game is over or it is illegal.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        if let Some(end) = self.status() {
+            return Err(MoveError::Illegal { text: text.to_string(), reason: format!("the game is over ({end})") });
+        }
+        let mv = self.rules.parse_move(&self.position, text)?;
+        self.play(&mv);
+        Ok(mv)
+    }
+
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        list.clear();
+        if self.status().is_none() {
+            self.rules.legal_moves(&self.position, list);
+        }
+    }
+
+    /// How many times the current position has occurred, this time included.
+    pub fn repetitions(&self) -> usize {
+        let now = self.position.key();
+        self.keys.iter().filter(|&&k| k == now).count()
+    }
+
+    /// The game's end by every rule, (a)–(c) first, then the history rules.
+    pub fn status(&self) -> Option<GameEnd> {
+        if let Some(end) = self.rules.status(&self.position) {
+            return Some(end);
+        }
+        let variant = self.rules.variant();
+        let draw = |reason| Some(GameEnd { outcome: Outcome::Draw, reason });
+        if variant.no_capture_draw > 0 && self.position.plies_since_capture() >= variant.no_capture_draw {
+            return draw(EndReason::NoCaptureLimit);
+        }
+        if variant.repetition_draw > 0 && self.repetitions() >= variant.repetition_draw as usize {
+            return draw(EndReason::Repetition);
+        }
+        None
+    }
+}

@@ -1,0 +1,25 @@
+//! The rules of Yoté and its variants: positions, moves, legality, game end.
+//! Knows nothing of engines, protocols or I/O.
+
+pub mod bitboard;
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod ruleset;
+pub mod status;
+pub mod variant;
+
+pub use bitboard::Bitboard;
+pub use game::Game;
+pub use geometry::{Direction, Geometry};
+pub use moves::{Move, MoveError, MoveList};
+pub use notation::PositionError;
+pub use perft::{divide, perft};
+pub use position::{Player, Position};
+pub use ruleset::Rules;
+pub use status::{EndReason, GameEnd, Outcome};
+pub use variant::{NoMoves, Removal, Variant, VariantError, WinCondition};

@@ -1,0 +1,348 @@
+//! Legal move generation and bulk move counting.
+//!
+//! Single jumps (every rule set without MultiJump) are found for the whole
+//! board at once with shifts; chains are searched cell by cell. Counting
+//! shares the chain search with generation through `JumpSink`, and uses
+//! closed formulas for the removal choices, so perft never enumerates them.
+
+use super::bitboard::Bitboard;
+use super::geometry::{Direction, Geometry, NO_CELL};
+use super::moves::{Move, MoveList};
+use super::position::Position;
+use super::variant::{Removal, Variant};
+
+/// `BINOMIAL[n][k]` = n choose k, for the number of ways to pick removals.
+static BINOMIAL: [[u64; 65]; 65] = {
+    let mut table = [[0u64; 65]; 65];
+    let mut n = 0;
+    while n <= 64 {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1].saturating_add(if k < n { table[n - 1][k] } else { 0 });
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// The number of distinct removal choices a capture of `k` pieces leaves,
+/// with `board` enemy pieces left on the board and `hand` in hand.
+#[inline(always)]
+pub(crate) fn removal_choices(removal: Removal, k: u32, board: u32, hand: u32) -> u64 {
+    match removal {
+        Removal::None => 1,
+        Removal::Board | Removal::BoardThenHand if board <= k => 1,
+        Removal::Board | Removal::BoardThenHand => BINOMIAL[board as usize][k as usize],
+        Removal::BoardOrHand if board + hand <= k => 1,
+        Removal::BoardOrHand => {
+            // j pieces from the board, the other k - j from the (alike) hand pieces.
+            let low = k.saturating_sub(hand);
+            (low..=k.min(board)).map(|j| BINOMIAL[board as usize][j as usize]).sum()
+        }
+    }
+}
+
+/// Where jump chains go: a move list, or a counter.
+trait JumpSink {
+    /// A finished jump (chain prefix) that took `captured` enemy pieces, with
+    /// `enemy_board`/`enemy_hand` what the enemy has left before removals.
+    fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32);
+    /// A jump over own pieces only: one move, no removals.
+    fn own_jump(&mut self, mv: Move);
+}
+
+struct Counter {
+    removal: Removal,
+    count: u64,
+}
+
+impl JumpSink for Counter {
+    #[inline(always)]
+    fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32) {
+        self.count += removal_choices(self.removal, mv.captured().count(), enemy_board.count(), enemy_hand);
+    }
+    #[inline(always)]
+    fn own_jump(&mut self, _mv: Move) {
+        self.count += 1;
+    }
+}
+
+struct Pusher<'a> {
+    removal: Removal,
+    list: &'a mut MoveList,
+}
+
+impl JumpSink for Pusher<'_> {
+    fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32) {
+        push_with_removals(self.list, mv, self.removal, mv.captured().count(), enemy_board, enemy_hand);
+    }
+    fn own_jump(&mut self, mv: Move) {
+        self.list.push(mv);
+    }
+}
+
+/// Pushes `mv` once for every way to remove `k` more pieces.
+fn push_with_removals(list: &mut MoveList, mv: Move, removal: Removal, k: u32, board: Bitboard, hand: u32) {
+    let n = board.count();
+    match removal {
+        Removal::None => list.push(mv),
+        Removal::Board if n <= k => list.push(mv.with_removals(board, 0)),
+        Removal::BoardThenHand if n <= k => list.push(mv.with_removals(board, (k - n).min(hand) as u8)),
+        Removal::Board | Removal::BoardThenHand => push_subsets(list, mv, board, k, Bitboard::EMPTY, 0),
+        Removal::BoardOrHand if n + hand <= k => list.push(mv.with_removals(board, hand as u8)),
+        Removal::BoardOrHand => {
+            for from_board in k.saturating_sub(hand)..=k.min(n) {
+                push_subsets(list, mv, board, from_board, Bitboard::EMPTY, (k - from_board) as u8);
+            }
+        }
+    }
+}
+
+/// Pushes one move for each `k`-subset of `cells` added to `chosen`.
+fn push_subsets(list: &mut MoveList, mv: Move, cells: Bitboard, k: u32, chosen: Bitboard, hand: u8) {
+    if k == 0 {
+        list.push(mv.with_removals(chosen, hand));
+        return;
+    }
+    let mut rest = cells;
+    while rest.count() >= k {
+        let cell = rest.first();
+        rest.remove(cell);
+        push_subsets(list, mv, rest, k - 1, chosen | Bitboard::from_cell(cell), hand);
+    }
+}
+
+/// The cells of one side and the other, as move generation sees them.
+struct Sides {
+    own: Bitboard,
+    enemy: Bitboard,
+    empty: Bitboard,
+    own_hand: u32,
+    enemy_hand: u32,
+}
+
+impl Sides {
+    #[inline(always)]
+    fn of(pos: &Position, geometry: &Geometry) -> Sides {
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        let enemy = pos.pieces(!us);
+        Sides { own, enemy, empty: geometry.board().without(own | enemy), own_hand: pos.hand(us), enemy_hand: pos.hand(!us) }
+    }
+}
+
+/// Offset of a cell one step in `dir`, for walking shifted sets back.
+#[inline(always)]
+fn delta(geometry: &Geometry, dir: Direction) -> i32 {
+    match dir {
+        Direction::North => i32::from(geometry.cols()),
+        Direction::South => -i32::from(geometry.cols()),
+        Direction::East => 1,
+        Direction::West => -1,
+    }
+}
+
+#[inline(always)]
+fn back(cell: u8, delta: i32, times: i32) -> u8 {
+    (i32::from(cell) - delta * times) as u8
+}
+
+/// Every legal move, in a fixed order: placements, steps, jumps.
+pub(crate) fn generate(variant: &Variant, geometry: &Geometry, pos: &Position, list: &mut MoveList) {
+    list.clear();
+    let s = Sides::of(pos, geometry);
+    let mut sink = Pusher { removal: variant.removal, list };
+    if variant.mandatory_capture {
+        jumps(variant, geometry, &s, &mut sink, true);
+        if !sink.list.is_empty() {
+            return;
+        }
+    }
+    if s.own_hand > 0 {
+        for cell in s.empty {
+            sink.list.push(Move::place(cell));
+        }
+    }
+    for dir in Direction::ALL {
+        let d = delta(geometry, dir);
+        for to in geometry.shift(s.own, dir) & s.empty {
+            sink.list.push(Move::step(back(to, d, 1), to));
+        }
+    }
+    // With mandatory capture and no capture found, only own jumps remain.
+    jumps(variant, geometry, &s, &mut sink, false);
+}
+
+/// Only the moves that capture (for quiescence search), in generation order.
+pub(crate) fn generate_captures(variant: &Variant, geometry: &Geometry, pos: &Position, list: &mut MoveList) {
+    list.clear();
+    let s = Sides::of(pos, geometry);
+    jumps(variant, geometry, &s, &mut Pusher { removal: variant.removal, list }, true);
+}
+
+/// The number of legal moves, without making a list.
+#[inline(always)]
+pub(crate) fn count(variant: &Variant, geometry: &Geometry, pos: &Position) -> u64 {
+    let s = Sides::of(pos, geometry);
+    let mut counter = Counter { removal: variant.removal, count: 0 };
+    if variant.mandatory_capture {
+        jumps(variant, geometry, &s, &mut counter, true);
+        if counter.count > 0 {
+            return counter.count;
+        }
+    }
+    let mut n = if s.own_hand > 0 { u64::from(s.empty.count()) } else { 0 };
+    for dir in Direction::ALL {
+        n += u64::from((geometry.shift(s.own, dir) & s.empty).count());
+    }
+    jumps(variant, geometry, &s, &mut counter, false);
+    n + counter.count
+}
+
+/// Whether the side to move has any legal move (MandatoryCapture only
+/// narrows a non-empty set, so it does not matter here).
+pub(crate) fn has_legal_move(variant: &Variant, geometry: &Geometry, pos: &Position) -> bool {
+    let s = Sides::of(pos, geometry);
+    if s.own_hand > 0 && s.empty.any() {
+        return true;
+    }
+    let jumpable = if variant.jump_own { s.own | s.enemy } else { s.enemy };
+    Direction::ALL.iter().any(|&dir| {
+        let step = geometry.shift(s.own, dir);
+        (step & s.empty).any() || (geometry.shift(step & jumpable, dir) & s.empty).any()
+    })
+}
+
+/// Whether the side to move has a move that captures.
+pub(crate) fn has_capture(geometry: &Geometry, pos: &Position) -> bool {
+    let s = Sides::of(pos, geometry);
+    Direction::ALL
+        .iter()
+        .any(|&dir| (geometry.shift(geometry.shift(s.own, dir) & s.enemy, dir) & s.empty).any())
+}
+
+/// Feeds every jump move to `sink`; with `captures_only`, only those that
+/// jump at least one enemy piece.
+#[inline(always)]
+fn jumps(variant: &Variant, geometry: &Geometry, s: &Sides, sink: &mut impl JumpSink, captures_only: bool) {
+    if variant.multi_jump {
+        for from in s.own {
+            let chain = Chain { from, own_rest: s.own.without(Bitboard::from_cell(from)), enemy_hand: s.enemy_hand, captures_only, jump_own: variant.jump_own };
+            chain.extend(geometry, sink, from, Bitboard::from_cell(from), s.enemy, Bitboard::EMPTY, 0, 0);
+        }
+        return;
+    }
+    for dir in Direction::ALL {
+        let d = delta(geometry, dir);
+        let over_enemy = geometry.shift(s.own, dir) & s.enemy;
+        for to in geometry.shift(over_enemy, dir) & s.empty {
+            let over = back(to, d, 1);
+            let mv = Move::jump(back(to, d, 2), to, dir as u32, 1, Bitboard::from_cell(over));
+            sink.jump(mv, s.enemy.without(Bitboard::from_cell(over)), s.enemy_hand);
+        }
+        if variant.jump_own && !captures_only {
+            let over_own = geometry.shift(s.own, dir) & s.own;
+            for to in geometry.shift(over_own, dir) & s.empty {
+                sink.own_jump(Move::jump(back(to, d, 2), to, dir as u32, 1, Bitboard::EMPTY));
+            }
+        }
+    }
+}
+
+/// The fixed facts of one piece's jump chains.
+struct Chain {
+    from: u8,
+    /// The mover's other pieces, which stay put (and may be jumped with JumpOwn).
+    own_rest: Bitboard,
+    enemy_hand: u32,
+    captures_only: bool,
+    jump_own: bool,
+}
+
+impl Chain {
+    /// Tries every jump from `cell`; each one is a move of its own and the
+    /// start of longer chains. `visited` holds the start and every landing:
+    /// a chain may not land on them again.
+    #[allow(clippy::too_many_arguments)]
+    fn extend(&self, geometry: &Geometry, sink: &mut impl JumpSink, cell: u8, visited: Bitboard, enemy: Bitboard, captured: Bitboard, path: u32, jumps: u8) {
+        for dir in Direction::ALL {
+            let over = geometry.neighbour(cell, dir);
+            if over == NO_CELL {
+                continue;
+            }
+            let land = geometry.neighbour(over, dir);
+            if land == NO_CELL || visited.contains(land) || (self.own_rest | enemy).contains(land) {
+                continue;
+            }
+            let over_bit = Bitboard::from_cell(over);
+            let (enemy, captured) = if enemy.contains(over) {
+                (enemy.without(over_bit), captured | over_bit)
+            } else if self.jump_own && self.own_rest.contains(over) {
+                (enemy, captured)
+            } else {
+                continue;
+            };
+            let path = path | (dir as u32) << (2 * jumps);
+            let mv = Move::jump(self.from, land, path, jumps + 1, captured);
+            if captured.any() {
+                sink.jump(mv, enemy, self.enemy_hand);
+            } else if !self.captures_only {
+                sink.own_jump(mv);
+            }
+            self.extend(geometry, sink, land, visited | Bitboard::from_cell(land), enemy, captured, path, jumps + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(BINOMIAL[5][2], 10);
+        assert_eq!(BINOMIAL[11][1], 11);
+        assert_eq!(BINOMIAL[64][32], 1_832_624_140_942_590_534);
+        assert_eq!(BINOMIAL[3][4], 0);
+    }
+
+    #[test]
+    fn removal_choices_follow_each_rule() {
+        // Standard: one of the enemy's board pieces; none left means no choice.
+        assert_eq!(removal_choices(Removal::Board, 1, 11, 5), 11);
+        assert_eq!(removal_choices(Removal::Board, 1, 0, 5), 1);
+        assert_eq!(removal_choices(Removal::Board, 2, 1, 5), 1);
+        assert_eq!(removal_choices(Removal::Board, 2, 4, 0), 6);
+        // Board or hand: a hand piece is one more choice (hand pieces are alike).
+        assert_eq!(removal_choices(Removal::BoardOrHand, 1, 11, 5), 12);
+        assert_eq!(removal_choices(Removal::BoardOrHand, 1, 0, 5), 1);
+        assert_eq!(removal_choices(Removal::BoardOrHand, 1, 3, 0), 3);
+        // k = 2 from 3 board + 1 hand: {2 board} = 3, {1 board + hand} = 3.
+        assert_eq!(removal_choices(Removal::BoardOrHand, 2, 3, 1), 6);
+        assert_eq!(removal_choices(Removal::BoardOrHand, 2, 1, 1), 1);
+        // Board then hand: the hand only once the board is bare, and then forced.
+        assert_eq!(removal_choices(Removal::BoardThenHand, 1, 4, 5), 4);
+        assert_eq!(removal_choices(Removal::BoardThenHand, 2, 1, 5), 1);
+        assert_eq!(removal_choices(Removal::None, 3, 10, 10), 1);
+    }
+
+    #[test]
+    fn pushed_removals_match_the_count() {
+        let g = Geometry::new(5, 6);
+        let board = Bitboard(0b1011_0110_0001);
+        let base = Move::jump(0, 2, 1, 1, Bitboard::from_cell(1));
+        for removal in Removal::ALL {
+            for k in 1..=4 {
+                for hand in 0..3 {
+                    let mut list = MoveList::new();
+                    push_with_removals(&mut list, base, *removal, k, board, hand);
+                    assert_eq!(list.len() as u64, removal_choices(*removal, k, board.count(), hand), "{removal} k={k} hand={hand}");
+                    let texts: std::collections::HashSet<_> = list.iter().map(|m| m.text(&g).to_string()).collect();
+                    assert_eq!(texts.len(), list.len(), "duplicates for {removal} k={k}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! The move type, move lists, and the text form of moves.
+//!
+//! Text: `@c3` places, `c3c4` steps, `c3c5` jumps, `c3c5e5` jumps twice;
+//! removals follow as `x<cell>` (a board piece) or `x@` (a piece in hand),
+//! board cells in increasing index order, then the `x@`s.
+
+use super::bitboard::Bitboard;
+use super::geometry::{Direction, Geometry, NO_CELL};
+use std::fmt;
+
+/// The most jumps one move can make: landing cells are distinct and share the
+/// start cell's file and rank parity, so on an 8×8 board at most 15 of them.
+pub const MAX_JUMPS: usize = 16;
+
+/// One move, complete with the pieces it removes. Two moves are equal exactly
+/// when their texts are equal (removal order is canonical by construction).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Enemy pieces jumped over (removed by the jumps themselves).
+    captured: Bitboard,
+    /// Extra enemy pieces removed from the board after the jumps.
+    removed: Bitboard,
+    /// Direction of jump i in bits 2i..2i+2.
+    path: u32,
+    from: u8,
+    to: u8,
+    jumps: u8,
+    /// Extra enemy pieces removed from the hand.
+    hand_removed: u8,
+}
+
+impl Move {
+    #[inline(always)]
+    pub const fn place(to: u8) -> Move {
+        Move { captured: Bitboard::EMPTY, removed: Bitboard::EMPTY, path: 0, from: NO_CELL, to, jumps: 0, hand_removed: 0 }
+    }
+
+    #[inline(always)]
+    pub const fn step(from: u8, to: u8) -> Move {
+        Move { captured: Bitboard::EMPTY, removed: Bitboard::EMPTY, path: 0, from, to, jumps: 0, hand_removed: 0 }
+    }
+
+    /// A jump chain without its removals; `path` holds `jumps` directions.
+    #[inline(always)]
+    pub(crate) const fn jump(from: u8, to: u8, path: u32, jumps: u8, captured: Bitboard) -> Move {
+        Move { captured, removed: Bitboard::EMPTY, path, from, to, jumps, hand_removed: 0 }
+    }
+
+    #[inline(always)]
+    pub(crate) const fn with_removals(self, removed: Bitboard, hand_removed: u8) -> Move {
+        Move { removed, hand_removed, ..self }
+    }
+
+    #[inline(always)]
+    pub const fn is_placement(&self) -> bool {
+        self.from == NO_CELL
+    }
+
+    #[inline(always)]
+    pub const fn is_jump(&self) -> bool {
+        self.jumps > 0
+    }
+
+    /// Jumped at least one enemy piece: what MandatoryCapture, BonusTurn and
+    /// the no-capture counter mean by a capture.
+    #[inline(always)]
+    pub const fn is_capture(&self) -> bool {
+        self.captured.0 != 0
+    }
+
+    /// Start cell; `NO_CELL` for a placement.
+    #[inline(always)]
+    pub const fn from(&self) -> u8 {
+        self.from
+    }
+
+    /// Target of a placement or step, final landing cell of a jump.
+    #[inline(always)]
+    pub const fn to(&self) -> u8 {
+        self.to
+    }
+
+    pub const fn jump_count(&self) -> u32 {
+        self.jumps as u32
+    }
+
+    pub const fn captured(&self) -> Bitboard {
+        self.captured
+    }
+
+    pub const fn removed(&self) -> Bitboard {
+        self.removed
+    }
+
+    pub const fn hand_removed(&self) -> u32 {
+        self.hand_removed as u32
+    }
+
+    /// Every enemy piece the move takes: jumped, removed from the board, and
+    /// removed from the hand.
+    pub const fn pieces_taken(&self) -> u32 {
+        self.captured.count() + self.removed.count() + self.hand_removed as u32
+    }
+
+    /// Direction of the `i`th jump.
+    pub fn jump_direction(&self, i: usize) -> Direction {
+        Direction::from_index(self.path >> (2 * i))
+    }
+
+    /// The cells the piece lands on, in order (empty for placements and steps).
+    pub fn landings<'g>(&self, geometry: &'g Geometry) -> impl Iterator<Item = u8> + 'g {
+        let (mut cell, path, jumps) = (self.from, self.path, self.jumps as usize);
+        (0..jumps).map(move |i| {
+            let dir = Direction::from_index(path >> (2 * i));
+            cell = geometry.neighbour(geometry.neighbour(cell, dir), dir);
+            cell
+        })
+    }
+
+    /// A 32-bit digest, never 0, for storing a move in a hash table and
+    /// recognising it among the legal moves later.
+    pub fn signature(&self) -> u32 {
+        let a = self.captured.0 ^ self.removed.0.rotate_left(17) ^ u64::from(self.path).rotate_left(40);
+        let b = u64::from(self.from) | u64::from(self.to) << 8 | u64::from(self.jumps) << 16 | u64::from(self.hand_removed) << 24;
+        let h = (a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        ((h >> 32) as u32).max(1)
+    }
+
+    /// The move's text on a board of this geometry.
+    pub fn text<'g>(&self, geometry: &'g Geometry) -> MoveText<'g> {
+        MoveText { mv: *self, geometry }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Move")
+            .field("from", &self.from)
+            .field("to", &self.to)
+            .field("jumps", &self.jumps)
+            .field("path", &self.path)
+            .field("captured", &self.captured)
+            .field("removed", &self.removed)
+            .field("hand_removed", &self.hand_removed)
+            .finish()
+    }
+}
+
+/// Displays a move in the project's notation.
+pub struct MoveText<'g> {
+    mv: Move,
+    geometry: &'g Geometry,
+}
+
+impl fmt::Display for MoveText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (mv, g) = (&self.mv, self.geometry);
+        if mv.is_placement() {
+            return write!(f, "@{}", g.cell_name(mv.to));
+        }
+        write!(f, "{}", g.cell_name(mv.from))?;
+        if mv.jumps == 0 {
+            write!(f, "{}", g.cell_name(mv.to))?;
+        }
+        for cell in mv.landings(g) {
+            write!(f, "{}", g.cell_name(cell))?;
+        }
+        for cell in mv.removed {
+            write!(f, "x{}", g.cell_name(cell))?;
+        }
+        for _ in 0..mv.hand_removed {
+            f.write_str("x@")?;
+        }
+        Ok(())
+    }
+}
+
+/// A reusable list of moves. Search and perft keep one per ply, so after the
+/// first few nodes generation allocates nothing.
+#[derive(Clone, Default, Debug)]
+pub struct MoveList(Vec<Move>);
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        MoveList(Vec::with_capacity(256))
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        self.0.push(mv);
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn as_slice(&self) -> &[Move] {
+        &self.0
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.0
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.0.iter()
+    }
+
+    pub fn contains(&self, mv: &Move) -> bool {
+        self.0.contains(mv)
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+/// A move text taken apart, before it is checked against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MoveSyntax {
+    pub placement: bool,
+    /// The cells of the text in order (one for a placement).
+    pub cells: Vec<u8>,
+    pub removed: Bitboard,
+    pub hand_removed: u32,
+}
+
+/// Why a move text was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    Empty,
+    /// Not a cell of this board (`z9`, `c`, or a cell past the edge).
+    BadCell { text: String, cell: String },
+    /// The text's shape is wrong (a cell missing, stray characters, …).
+    Malformed { text: String, reason: &'static str },
+    /// Well formed, but not a legal move here.
+    Illegal { text: String, reason: String },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Empty => f.write_str("empty move"),
+            MoveError::BadCell { text, cell } => write!(f, "move '{text}': '{cell}' is not a cell of this board"),
+            MoveError::Malformed { text, reason } => write!(f, "move '{text}' is malformed: {reason}"),
+            MoveError::Illegal { text, reason } => write!(f, "move '{text}' is illegal: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl MoveSyntax {
+    pub(crate) fn parse(text: &str, geometry: &Geometry) -> Result<MoveSyntax, MoveError> {
+        if text.is_empty() {
+            return Err(MoveError::Empty);
+        }
+        let malformed = |reason| MoveError::Malformed { text: text.to_string(), reason };
+        let cell = |name: &str| {
+            geometry.parse_cell(name).ok_or_else(|| MoveError::BadCell { text: text.to_string(), cell: name.to_string() })
+        };
+        let (path, removals) = match text.find('x') {
+            Some(i) => (&text[..i], &text[i..]),
+            None => (text, ""),
+        };
+        let placement = path.starts_with('@');
+        let path = path.strip_prefix('@').unwrap_or(path);
+        let cells = split_cells(path).ok_or_else(|| malformed("expected cells such as c3"))?;
+        let cells = cells.into_iter().map(cell).collect::<Result<Vec<_>, _>>()?;
+        match (placement, cells.len()) {
+            (true, 1) | (false, 2..) => {}
+            (true, _) => return Err(malformed("a placement names exactly one cell")),
+            (false, _) => return Err(malformed("a move names at least two cells")),
+        }
+        let mut syntax = MoveSyntax { placement, cells, removed: Bitboard::EMPTY, hand_removed: 0 };
+        for item in removals.split('x').skip(1) {
+            if item == "@" {
+                syntax.hand_removed += 1;
+            } else if item.is_empty() {
+                return Err(malformed("'x' must be followed by a cell or '@'"));
+            } else {
+                let c = cell(item)?;
+                if syntax.removed.contains(c) {
+                    return Err(malformed("the same cell is removed twice"));
+                }
+                syntax.removed.insert(c);
+            }
+        }
+        Ok(syntax)
+    }
+}
+
+/// Splits `c3c5e5` into `["c3", "c5", "e5"]`: a cell is a letter followed by
+/// digits. Returns None on any other shape.
+fn split_cells(text: &str) -> Option<Vec<&str>> {
+    let bytes = text.as_bytes();
+    let mut cells = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        if !bytes[start].is_ascii_alphabetic() {
+            return None;
+        }
+        let mut end = start + 1;
+        while end < bytes.len() && bytes[end].is_ascii_digit() {
+            end += 1;
+        }
+        if end == start + 1 {
+            return None;
+        }
+        cells.push(&text[start..end]);
+        start = end;
+    }
+    (!cells.is_empty()).then_some(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_every_kind_of_move() {
+        let g = Geometry::new(5, 6);
+        let c3 = g.parse_cell("c3").unwrap();
+        assert_eq!(Move::place(c3).text(&g).to_string(), "@c3");
+        assert_eq!(Move::step(c3, g.parse_cell("c4").unwrap()).text(&g).to_string(), "c3c4");
+        let d4 = g.parse_cell("d4").unwrap();
+        let a1 = g.parse_cell("a1").unwrap();
+        // c3 -> c5 (north) -> e5 (east), two removals from the board and one from the hand.
+        let path = Direction::North as u32 | (Direction::East as u32) << 2;
+        let mv = Move::jump(c3, g.parse_cell("e5").unwrap(), path, 2, Bitboard::EMPTY)
+            .with_removals(Bitboard::from_cell(d4) | Bitboard::from_cell(a1), 1);
+        assert_eq!(mv.text(&g).to_string(), "c3c5e5xa1xd4x@");
+    }
+
+    #[test]
+    fn parses_syntax_and_rejects_bad_shapes() {
+        let g = Geometry::new(5, 6);
+        let s = MoveSyntax::parse("c3c5e5xd4x@xa1", &g).unwrap();
+        assert_eq!(s.cells.len(), 3);
+        assert_eq!(s.removed.count(), 2);
+        assert_eq!(s.hand_removed, 1);
+        assert!(MoveSyntax::parse("@c3", &g).unwrap().placement);
+        for bad in ["", "@", "@c3c4", "c3", "c3c", "3c3c", "c3c4x", "c3c4xx@", "c3c4xa1xa1", "c3-c4", "@c3 "] {
+            assert!(MoveSyntax::parse(bad, &g).is_err(), "{bad}");
+        }
+        assert!(matches!(MoveSyntax::parse("c3g4", &g), Err(MoveError::BadCell { .. })));
+        assert!(matches!(MoveSyntax::parse("c3c9", &g), Err(MoveError::BadCell { .. })));
+    }
+}

@@ -1,0 +1,154 @@
+//! A game state: pieces on the board, pieces in hand, side to move, counters.
+
+use super::bitboard::Bitboard;
+use super::moves::Move;
+use super::variant::Variant;
+use std::fmt;
+use std::ops::Not;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Player 1, who moves first.
+    White,
+    Black,
+}
+
+impl Player {
+    pub const BOTH: [Player; 2] = [Player::White, Player::Black];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn letter(self) -> char {
+        match self {
+            Player::White => 'w',
+            Player::Black => 'b',
+        }
+    }
+}
+
+impl Not for Player {
+    type Output = Player;
+    #[inline(always)]
+    fn not(self) -> Player {
+        match self {
+            Player::White => Player::Black,
+            Player::Black => Player::White,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::White => "white",
+            Player::Black => "black",
+        })
+    }
+}
+
+/// A position of some variant. It holds no reference to its `Rules`: the
+/// rules that made it (by `Rules::start_position` or `Rules::parse_position`)
+/// are the ones to pass back in. Fields are private so that every position in
+/// existence has passed those checks; `apply` keeps them true for legal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pieces: [Bitboard; 2],
+    hand: [u8; 2],
+    side: Player,
+    plies_since_capture: u32,
+    move_number: u32,
+}
+
+impl Position {
+    pub(crate) fn from_parts(pieces: [Bitboard; 2], hand: [u8; 2], side: Player, plies_since_capture: u32, move_number: u32) -> Position {
+        Position { pieces, hand, side, plies_since_capture, move_number }
+    }
+
+    pub(crate) fn start(variant: &Variant) -> Position {
+        Position::from_parts([Bitboard::EMPTY; 2], [variant.pieces; 2], Player::White, 0, 1)
+    }
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, player: Player) -> Bitboard {
+        self.pieces[player.index()]
+    }
+
+    #[inline(always)]
+    pub fn hand(&self, player: Player) -> u32 {
+        u32::from(self.hand[player.index()])
+    }
+
+    /// Pieces on the board and in hand: what the win conditions count.
+    #[inline(always)]
+    pub fn total(&self, player: Player) -> u32 {
+        self.pieces(player).count() + self.hand(player)
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    pub fn plies_since_capture(&self) -> u32 {
+        self.plies_since_capture
+    }
+
+    /// Starts at 1 and goes up after every Black move.
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// A 64-bit hash of what makes positions the same for repetition:
+    /// board, hands and side to move (not the counters). Computed from
+    /// scratch by mixing, so it needs no tables and no incremental upkeep.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let extra = u64::from(self.hand[0]) | u64::from(self.hand[1]) << 8 | (self.side as u64) << 16;
+        let h = mix(self.pieces[0].0 ^ 0x9e37_79b9_7f4a_7c15);
+        let h = mix(h ^ self.pieces[1].0);
+        mix(h ^ extra)
+    }
+
+    /// Plays a move produced by move generation for this position (or parsed
+    /// against it). `bonus_turn` is the variant's rule: a capture then keeps
+    /// the same side on move.
+    #[inline(always)]
+    pub fn apply(&mut self, mv: &Move, bonus_turn: bool) {
+        let us = self.side.index();
+        let them = 1 - us;
+        if mv.is_placement() {
+            self.pieces[us].insert(mv.to());
+            self.hand[us] -= 1;
+        } else {
+            self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
+        }
+        let capture = mv.is_capture();
+        self.pieces[them] = self.pieces[them].without(mv.captured() | mv.removed());
+        self.hand[them] -= mv.hand_removed() as u8;
+        self.plies_since_capture = if capture { 0 } else { self.plies_since_capture.saturating_add(1) };
+        if self.side == Player::Black {
+            self.move_number = self.move_number.saturating_add(1);
+        }
+        if !(capture && bonus_turn) {
+            self.side = !self.side;
+        }
+    }
+}
+
+/// The 64-bit finaliser of MurmurHash3: every input bit affects every output bit.
+#[inline(always)]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}

@@ -1,0 +1,163 @@
+//! `Rules`: one variant made ready to play — its board geometry built, its
+//! options checked — and the entry points that need both.
+
+use super::geometry::Geometry;
+use super::movegen;
+use super::moves::{Move, MoveError, MoveList, MoveSyntax};
+use super::notation::{self, PositionError};
+use super::position::{Player, Position};
+use super::status::{self, GameEnd};
+use super::variant::{Variant, VariantError};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    variant: Variant,
+    geometry: Geometry,
+}
+
+impl Rules {
+    pub fn new(variant: Variant) -> Result<Rules, VariantError> {
+        variant.validate()?;
+        Ok(Rules { geometry: Geometry::new(variant.rows, variant.cols), variant })
+    }
+
+    pub fn standard() -> Rules {
+        Rules::new(Variant::STANDARD).expect("the standard variant is valid")
+    }
+
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The empty board, every piece in hand, White to move.
+    pub fn start_position(&self) -> Position {
+        Position::start(&self.variant)
+    }
+
+    /// Reads a position text (`6/6/6/6/6 w 12 12 0 1`), checked against this
+    /// variant's board and piece count.
+    pub fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        notation::parse_position(text, &self.variant, &self.geometry)
+    }
+
+    pub fn position_text(&self, pos: &Position) -> String {
+        notation::position_text(pos, &self.geometry)
+    }
+
+    /// Fills `list` with every legal move (empty once the game is over by
+    /// having no move; callers check `status` for the other endings).
+    pub fn legal_moves(&self, pos: &Position, list: &mut MoveList) {
+        movegen::generate(&self.variant, &self.geometry, pos, list);
+    }
+
+    /// Only the legal moves that capture. Under MandatoryCapture these are all
+    /// the legal moves whenever there is one.
+    pub fn capture_moves(&self, pos: &Position, list: &mut MoveList) {
+        movegen::generate_captures(&self.variant, &self.geometry, pos, list);
+    }
+
+    /// The number of legal moves, counted without making them.
+    #[inline(always)]
+    pub fn count_legal_moves(&self, pos: &Position) -> u64 {
+        movegen::count(&self.variant, &self.geometry, pos)
+    }
+
+    pub fn has_legal_move(&self, pos: &Position) -> bool {
+        movegen::has_legal_move(&self.variant, &self.geometry, pos)
+    }
+
+    /// Whether the side to move could capture now.
+    pub fn has_capture(&self, pos: &Position) -> bool {
+        movegen::has_capture(&self.geometry, pos)
+    }
+
+    /// Plays a legal move of `pos`.
+    #[inline(always)]
+    pub fn apply(&self, pos: &mut Position, mv: &Move) {
+        pos.apply(mv, self.variant.bonus_turn);
+    }
+
+    /// How the game stands by the rules of the position alone (win by pieces,
+    /// three-piece draw, no legal move), or None while it goes on.
+    pub fn status(&self, pos: &Position) -> Option<GameEnd> {
+        status::position_status(self, pos)
+    }
+
+    /// Rules (a) and (b): the piece counts alone end the game. Cheaper than
+    /// `status`, which also looks for a legal move.
+    #[inline(always)]
+    pub fn ended_by_pieces(&self, pos: &Position) -> bool {
+        let limit = self.variant.loss_threshold();
+        let (white, black) = (pos.total(Player::White), pos.total(Player::Black));
+        white <= limit || black <= limit || (self.variant.three_draw && white <= 3 && black <= 3)
+    }
+
+    pub fn move_text(&self, mv: &Move) -> String {
+        mv.text(&self.geometry).to_string()
+    }
+
+    /// Reads a move and checks it is legal in `pos`. Removals may come in any
+    /// order; the result prints in canonical order.
+    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, MoveError> {
+        let syntax = MoveSyntax::parse(text, &self.geometry)?;
+        let illegal = |reason: String| MoveError::Illegal { text: text.to_string(), reason };
+        if let Some(end) = self.status(pos) {
+            return Err(illegal(format!("the game is over ({end})")));
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(pos, &mut list);
+        let same_path = |mv: &&Move| {
+            mv.is_placement() == syntax.placement && {
+                let cells: Vec<u8> = if mv.is_placement() {
+                    vec![mv.to()]
+                } else if mv.is_jump() {
+                    std::iter::once(mv.from()).chain(mv.landings(&self.geometry)).collect()
+                } else {
+                    vec![mv.from(), mv.to()]
+                };
+                cells == syntax.cells
+            }
+        };
+        let candidates: Vec<&Move> = list.iter().filter(same_path).collect();
+        if let Some(mv) = candidates.iter().find(|mv| mv.removed() == syntax.removed && mv.hand_removed() == syntax.hand_removed) {
+            return Ok(**mv);
+        }
+        match candidates.first() {
+            None => Err(illegal(self.why_no_such_move(pos, &syntax))),
+            Some(example) => Err(illegal(format!(
+                "wrong removals; this move removes {} piece(s) after its jumps, for example {}",
+                example.removed().count() + example.hand_removed(),
+                self.move_text(example)
+            ))),
+        }
+    }
+
+    /// A reason a move path is not among the legal moves, for error messages.
+    fn why_no_such_move(&self, pos: &Position, syntax: &MoveSyntax) -> String {
+        let us = pos.side_to_move();
+        let first = syntax.cells[0];
+        if syntax.placement {
+            return if pos.hand(us) == 0 {
+                format!("{us} has no piece in hand")
+            } else if pos.occupied().contains(first) {
+                "that cell is not empty".to_string()
+            } else {
+                "a capture is mandatory".to_string()
+            };
+        }
+        if !pos.pieces(us).contains(first) {
+            return format!("no {us} piece on {}", self.geometry.cell_name(first));
+        }
+        if syntax.cells.len() > 2 && !self.variant.multi_jump {
+            return "multiple jumps are off in this variant".to_string();
+        }
+        if self.variant.mandatory_capture && self.has_capture(pos) {
+            return "a capture is mandatory".to_string();
+        }
+        "no such step or jump".to_string()
+    }
+}
