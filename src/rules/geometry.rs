@@ -25,6 +25,11 @@ impl Direction {
     ];
 
     #[inline(always)]
+    pub const fn opposite(self) -> Direction {
+        Direction::from_index(self as u32 + 2)
+    }
+
+    #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }

@@ -1,6 +1,7 @@
 //! perft: the number of move sequences of a given length, the standard check
 //! that move generation is right (and a measure of how fast it is).
 
+use super::movegen::{self, Sides};
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::ruleset::Rules;
@@ -31,6 +32,45 @@ pub fn divide(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// perft(2) given the legal moves of `pos`: the children are never built,
+/// only their move counts taken from the sides the moves leave.
+fn count_replies(rules: &Rules, pos: &Position, moves: &MoveList) -> u64 {
+    let v = rules.variant();
+    match (v.multi_jump, v.jump_own, v.mandatory_capture, v.bonus_turn) {
+        (false, false, false, false) => replies_single::<false, false, false>(rules, pos, moves),
+        (false, false, false, true) => replies_single::<false, false, true>(rules, pos, moves),
+        (false, true, false, false) => replies_single::<true, false, false>(rules, pos, moves),
+        (false, false, true, false) => replies_single::<false, true, false>(rules, pos, moves),
+        _ => {
+            let (geometry, sides) = (rules.geometry(), Sides::of(pos, rules.geometry()));
+            let children = moves.iter().map(|mv| sides.after(mv, v.bonus_turn));
+            children.filter(|c| !rules.ended_by_totals(c.totals())).map(|c| movegen::count_sides(v, geometry, &c)).sum()
+        }
+    }
+}
+
+/// `count_replies` for rule sets without MultiJump, specialised on the
+/// other options that change counting (the common sets get their own loop).
+fn replies_single<const JUMP_OWN: bool, const MANDATORY: bool, const BONUS: bool>(rules: &Rules, pos: &Position, moves: &MoveList) -> u64 {
+    let (geometry, removal) = (rules.geometry(), rules.variant().removal);
+    let sides = Sides::of(pos, geometry);
+    let mut nodes = 0;
+    let mut moves = moves.as_slice();
+    if !MANDATORY {
+        // Placements come first in the list; their replies have a closed form.
+        nodes += movegen::placement_replies::<JUMP_OWN>(removal, geometry, &sides);
+        moves = &moves[moves.iter().take_while(|mv| mv.is_placement()).count()..];
+    }
+    for mv in moves {
+        let child = sides.after(mv, BONUS);
+        // Only a capture changes the totals, and the parent is not over.
+        if !mv.is_capture() || !rules.ended_by_totals(child.totals()) {
+            nodes += movegen::count_single::<JUMP_OWN, MANDATORY>(removal, geometry, &child);
+        }
+    }
+    nodes
+}
+
 fn count(rules: &Rules, pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     if depth == 0 {
         return 1;
@@ -45,6 +85,9 @@ fn count(rules: &Rules, pos: &Position, depth: u32, lists: &mut [MoveList]) -> u
     }
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     rules.legal_moves(pos, list);
+    if depth == 2 {
+        return count_replies(rules, pos, list);
+    }
     let mut nodes = 0;
     for mv in list.iter() {
         let mut child = *pos;

@@ -91,9 +91,14 @@ impl Rules {
     /// `status`, which also looks for a legal move.
     #[inline(always)]
     pub fn ended_by_pieces(&self, pos: &Position) -> bool {
+        self.ended_by_totals((pos.total(Player::White), pos.total(Player::Black)))
+    }
+
+    /// `ended_by_pieces` given the two players' totals, in either order.
+    #[inline(always)]
+    pub(crate) fn ended_by_totals(&self, (a, b): (u32, u32)) -> bool {
         let limit = self.variant.loss_threshold();
-        let (white, black) = (pos.total(Player::White), pos.total(Player::Black));
-        white <= limit || black <= limit || (self.variant.three_draw && white <= 3 && black <= 3)
+        a <= limit || b <= limit || (self.variant.three_draw && a <= 3 && b <= 3)
     }
 
     pub fn move_text(&self, mv: &Move) -> String {
