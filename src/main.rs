@@ -7,7 +7,11 @@ use std::time::Instant;
 use yote::rules::{Rules, Variant, divide, perft};
 
 #[derive(Parser)]
-#[command(name = "yote", version, about = "A Yoté engine (UGI/UCI), perft, bench and match runner")]
+#[command(
+    name = "yote",
+    version,
+    about = "A Yoté engine (UGI/UCI), perft, bench and match runner"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -31,18 +35,27 @@ enum Command {
 }
 
 fn main() -> Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).target(env_logger::Target::Stderr).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
     match cli.command {
         None => bail!("the protocol loop is not built yet"),
-        Some(Command::Perft { depth, variant, fen, total }) => run_perft(depth, &variant, fen.as_deref(), total),
+        Some(Command::Perft {
+            depth,
+            variant,
+            fen,
+            total,
+        }) => run_perft(depth, &variant, fen.as_deref(), total),
     }
 }
 
 fn run_perft(depth: u32, variant: &str, fen: Option<&str>, total_only: bool) -> Result<()> {
     let rules = Rules::new(Variant::from_spec(variant)?)?;
     let pos = match fen {
-        Some(text) => rules.parse_position(text).with_context(|| format!("position '{text}'"))?,
+        Some(text) => rules
+            .parse_position(text)
+            .with_context(|| format!("position '{text}'"))?,
         None => rules.start_position(),
     };
     let start = Instant::now();
@@ -54,10 +67,18 @@ fn run_perft(depth: u32, variant: &str, fen: Option<&str>, total_only: bool) -> 
             println!("{}: {n}", rules.move_text(mv));
         }
         println!();
-        if depth == 0 { 1 } else { split.iter().map(|(_, n)| n).sum() }
+        if depth == 0 {
+            1
+        } else {
+            split.iter().map(|(_, n)| n).sum()
+        }
     };
     let elapsed = start.elapsed();
     println!("Nodes searched: {nodes}");
-    eprintln!("perft {depth}: {:.3} s, {:.0} nodes/s", elapsed.as_secs_f64(), nodes as f64 / elapsed.as_secs_f64().max(1e-9));
+    eprintln!(
+        "perft {depth}: {:.3} s, {:.0} nodes/s",
+        elapsed.as_secs_f64(),
+        nodes as f64 / elapsed.as_secs_f64().max(1e-9)
+    );
     Ok(())
 }

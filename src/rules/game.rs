@@ -22,7 +22,13 @@ impl Game {
     }
 
     pub fn from_position(rules: Rules, start: Position) -> Game {
-        Game { rules, start, position: start, moves: Vec::new(), keys: vec![start.key()] }
+        Game {
+            rules,
+            start,
+            position: start,
+            moves: Vec::new(),
+            keys: vec![start.key()],
+        }
     }
 
     pub fn rules(&self) -> &Rules {
@@ -56,7 +62,10 @@ impl Game {
     /// Reads and plays a move, refusing it if the game is over or it is illegal.
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
         if let Some(end) = self.status() {
-            return Err(MoveError::Illegal { text: text.to_string(), reason: format!("the game is over ({end})") });
+            return Err(MoveError::Illegal {
+                text: text.to_string(),
+                reason: format!("the game is over ({end})"),
+            });
         }
         let mv = self.rules.parse_move(&self.position, text)?;
         self.play(&mv);
@@ -82,8 +91,15 @@ impl Game {
             return Some(end);
         }
         let variant = self.rules.variant();
-        let draw = |reason| Some(GameEnd { outcome: Outcome::Draw, reason });
-        if variant.no_capture_draw > 0 && self.position.plies_since_capture() >= variant.no_capture_draw {
+        let draw = |reason| {
+            Some(GameEnd {
+                outcome: Outcome::Draw,
+                reason,
+            })
+        };
+        if variant.no_capture_draw > 0
+            && self.position.plies_since_capture() >= variant.no_capture_draw
+        {
             return draw(EndReason::NoCaptureLimit);
         }
         if variant.repetition_draw > 0 && self.repetitions() >= variant.repetition_draw as usize {

@@ -59,7 +59,11 @@ impl Geometry {
     pub fn new(rows: u8, cols: u8) -> Geometry {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&rows) && (MIN_SIZE..=MAX_SIZE).contains(&cols));
         let cells = u32::from(rows) * u32::from(cols);
-        let board = Bitboard(if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 });
+        let board = Bitboard(if cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cells) - 1
+        });
         let mut first_file = Bitboard::EMPTY;
         for rank in 0..rows {
             first_file.insert(rank * cols);
@@ -172,11 +176,17 @@ mod tests {
         let g = Geometry::new(5, 6);
         let f1 = Bitboard::from_cell(g.cell(5, 0));
         assert!(g.shift(f1, Direction::East).is_empty());
-        assert_eq!(g.shift(f1, Direction::West), Bitboard::from_cell(g.cell(4, 0)));
+        assert_eq!(
+            g.shift(f1, Direction::West),
+            Bitboard::from_cell(g.cell(4, 0))
+        );
         let a5 = Bitboard::from_cell(g.cell(0, 4));
         assert!(g.shift(a5, Direction::North).is_empty());
         assert!(g.shift(a5, Direction::West).is_empty());
-        assert_eq!(g.shift(a5, Direction::South), Bitboard::from_cell(g.cell(0, 3)));
+        assert_eq!(
+            g.shift(a5, Direction::South),
+            Bitboard::from_cell(g.cell(0, 3))
+        );
         assert!(g.shift(g.board(), Direction::North).count() == 24);
     }
 

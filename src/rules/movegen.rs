@@ -19,7 +19,8 @@ static BINOMIAL: [[u64; 65]; 65] = {
         table[n][0] = 1;
         let mut k = 1;
         while k <= n {
-            table[n][k] = table[n - 1][k - 1].saturating_add(if k < n { table[n - 1][k] } else { 0 });
+            table[n][k] =
+                table[n - 1][k - 1].saturating_add(if k < n { table[n - 1][k] } else { 0 });
             k += 1;
         }
         n += 1;
@@ -39,7 +40,9 @@ pub(crate) fn removal_choices(removal: Removal, k: u32, board: u32, hand: u32) -
         Removal::BoardOrHand => {
             // j pieces from the board, the other k - j from the (alike) hand pieces.
             let low = k.saturating_sub(hand);
-            (low..=k.min(board)).map(|j| BINOMIAL[board as usize][j as usize]).sum()
+            (low..=k.min(board))
+                .map(|j| BINOMIAL[board as usize][j as usize])
+                .sum()
         }
     }
 }
@@ -61,7 +64,12 @@ struct Counter {
 impl JumpSink for Counter {
     #[inline(always)]
     fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32) {
-        self.count += removal_choices(self.removal, mv.captured().count(), enemy_board.count(), enemy_hand);
+        self.count += removal_choices(
+            self.removal,
+            mv.captured().count(),
+            enemy_board.count(),
+            enemy_hand,
+        );
     }
     #[inline(always)]
     fn own_jump(&mut self, _mv: Move) {
@@ -76,7 +84,14 @@ struct Pusher<'a> {
 
 impl JumpSink for Pusher<'_> {
     fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32) {
-        push_with_removals(self.list, mv, self.removal, mv.captured().count(), enemy_board, enemy_hand);
+        push_with_removals(
+            self.list,
+            mv,
+            self.removal,
+            mv.captured().count(),
+            enemy_board,
+            enemy_hand,
+        );
     }
     fn own_jump(&mut self, mv: Move) {
         self.list.push(mv);
@@ -84,24 +99,49 @@ impl JumpSink for Pusher<'_> {
 }
 
 /// Pushes `mv` once for every way to remove `k` more pieces.
-fn push_with_removals(list: &mut MoveList, mv: Move, removal: Removal, k: u32, board: Bitboard, hand: u32) {
+fn push_with_removals(
+    list: &mut MoveList,
+    mv: Move,
+    removal: Removal,
+    k: u32,
+    board: Bitboard,
+    hand: u32,
+) {
     let n = board.count();
     match removal {
         Removal::None => list.push(mv),
         Removal::Board if n <= k => list.push(mv.with_removals(board, 0)),
-        Removal::BoardThenHand if n <= k => list.push(mv.with_removals(board, (k - n).min(hand) as u8)),
-        Removal::Board | Removal::BoardThenHand => push_subsets(list, mv, board, k, Bitboard::EMPTY, 0),
+        Removal::BoardThenHand if n <= k => {
+            list.push(mv.with_removals(board, (k - n).min(hand) as u8))
+        }
+        Removal::Board | Removal::BoardThenHand => {
+            push_subsets(list, mv, board, k, Bitboard::EMPTY, 0)
+        }
         Removal::BoardOrHand if n + hand <= k => list.push(mv.with_removals(board, hand as u8)),
         Removal::BoardOrHand => {
             for from_board in k.saturating_sub(hand)..=k.min(n) {
-                push_subsets(list, mv, board, from_board, Bitboard::EMPTY, (k - from_board) as u8);
+                push_subsets(
+                    list,
+                    mv,
+                    board,
+                    from_board,
+                    Bitboard::EMPTY,
+                    (k - from_board) as u8,
+                );
             }
         }
     }
 }
 
 /// Pushes one move for each `k`-subset of `cells` added to `chosen`.
-fn push_subsets(list: &mut MoveList, mv: Move, cells: Bitboard, k: u32, chosen: Bitboard, hand: u8) {
+fn push_subsets(
+    list: &mut MoveList,
+    mv: Move,
+    cells: Bitboard,
+    k: u32,
+    chosen: Bitboard,
+    hand: u8,
+) {
     if k == 0 {
         list.push(mv.with_removals(chosen, hand));
         return;
@@ -110,7 +150,14 @@ fn push_subsets(list: &mut MoveList, mv: Move, cells: Bitboard, k: u32, chosen: 
     while rest.count() >= k {
         let cell = rest.first();
         rest.remove(cell);
-        push_subsets(list, mv, rest, k - 1, chosen | Bitboard::from_cell(cell), hand);
+        push_subsets(
+            list,
+            mv,
+            rest,
+            k - 1,
+            chosen | Bitboard::from_cell(cell),
+            hand,
+        );
     }
 }
 
@@ -132,7 +179,13 @@ impl Sides {
         let us = pos.side_to_move();
         let own = pos.pieces(us);
         let enemy = pos.pieces(!us);
-        Sides { own, enemy, empty: geometry.board().without(own | enemy), own_hand: pos.hand(us), enemy_hand: pos.hand(!us) }
+        Sides {
+            own,
+            enemy,
+            empty: geometry.board().without(own | enemy),
+            own_hand: pos.hand(us),
+            enemy_hand: pos.hand(!us),
+        }
     }
 
     /// The sides after a legal move, seen from whoever moves next: the same
@@ -155,16 +208,31 @@ impl Sides {
         let empty = empty | taken;
         let enemy_hand = self.enemy_hand - mv.hand_removed();
         if bonus_turn && mv.is_capture() {
-            Sides { own, enemy, empty, own_hand, enemy_hand }
+            Sides {
+                own,
+                enemy,
+                empty,
+                own_hand,
+                enemy_hand,
+            }
         } else {
-            Sides { own: enemy, enemy: own, empty, own_hand: enemy_hand, enemy_hand: own_hand }
+            Sides {
+                own: enemy,
+                enemy: own,
+                empty,
+                own_hand: enemy_hand,
+                enemy_hand: own_hand,
+            }
         }
     }
 
     /// Pieces in total (board and hand) of the side to move and the other.
     #[inline(always)]
     pub(crate) fn totals(&self) -> (u32, u32) {
-        (self.own.count() + self.own_hand, self.enemy.count() + self.enemy_hand)
+        (
+            self.own.count() + self.own_hand,
+            self.enemy.count() + self.enemy_hand,
+        )
     }
 }
 
@@ -185,10 +253,18 @@ fn back(cell: u8, delta: i32, times: i32) -> u8 {
 }
 
 /// Every legal move, in a fixed order: placements, steps, jumps.
-pub(crate) fn generate(variant: &Variant, geometry: &Geometry, pos: &Position, list: &mut MoveList) {
+pub(crate) fn generate(
+    variant: &Variant,
+    geometry: &Geometry,
+    pos: &Position,
+    list: &mut MoveList,
+) {
     list.clear();
     let s = Sides::of(pos, geometry);
-    let mut sink = Pusher { removal: variant.removal, list };
+    let mut sink = Pusher {
+        removal: variant.removal,
+        list,
+    };
     if variant.mandatory_capture {
         jumps(variant, geometry, &s, &mut sink, true);
         if !sink.list.is_empty() {
@@ -211,10 +287,24 @@ pub(crate) fn generate(variant: &Variant, geometry: &Geometry, pos: &Position, l
 }
 
 /// Only the moves that capture (for quiescence search), in generation order.
-pub(crate) fn generate_captures(variant: &Variant, geometry: &Geometry, pos: &Position, list: &mut MoveList) {
+pub(crate) fn generate_captures(
+    variant: &Variant,
+    geometry: &Geometry,
+    pos: &Position,
+    list: &mut MoveList,
+) {
     list.clear();
     let s = Sides::of(pos, geometry);
-    jumps(variant, geometry, &s, &mut Pusher { removal: variant.removal, list }, true);
+    jumps(
+        variant,
+        geometry,
+        &s,
+        &mut Pusher {
+            removal: variant.removal,
+            list,
+        },
+        true,
+    );
 }
 
 /// The number of legal moves, without making a list.
@@ -226,7 +316,11 @@ pub(crate) fn count(variant: &Variant, geometry: &Geometry, pos: &Position) -> u
 /// The number of legal moves of the side to move in `s`.
 #[inline(always)]
 pub(crate) fn count_sides(variant: &Variant, geometry: &Geometry, s: &Sides) -> u64 {
-    match (variant.multi_jump, variant.jump_own, variant.mandatory_capture) {
+    match (
+        variant.multi_jump,
+        variant.jump_own,
+        variant.mandatory_capture,
+    ) {
         (true, _, _) => count_with_chains(variant, geometry, s),
         (false, false, false) => count_single::<false, false>(variant.removal, geometry, s),
         (false, true, false) => count_single::<true, false>(variant.removal, geometry, s),
@@ -240,7 +334,11 @@ pub(crate) fn count_sides(variant: &Variant, geometry: &Geometry, s: &Sides) -> 
 /// leaves the same removal choices, so captures are counted a direction at
 /// a time, never one by one.
 #[inline(always)]
-pub(crate) fn count_single<const JUMP_OWN: bool, const MANDATORY: bool>(removal: Removal, geometry: &Geometry, s: &Sides) -> u64 {
+pub(crate) fn count_single<const JUMP_OWN: bool, const MANDATORY: bool>(
+    removal: Removal,
+    geometry: &Geometry,
+    s: &Sides,
+) -> u64 {
     let (mut steps, mut captures, mut own_jumps) = (0, 0, 0);
     for dir in Direction::ALL {
         let next = geometry.shift(s.own, dir);
@@ -272,7 +370,11 @@ pub(crate) fn count_single<const JUMP_OWN: bool, const MANDATORY: bool>(removal:
 /// over the n empty cells: each opponent step or jump lands on exactly one of
 /// them, so those counts appear n - 1 times.
 #[inline(always)]
-pub(crate) fn placement_replies<const JUMP_OWN: bool>(removal: Removal, geometry: &Geometry, s: &Sides) -> u64 {
+pub(crate) fn placement_replies<const JUMP_OWN: bool>(
+    removal: Removal,
+    geometry: &Geometry,
+    s: &Sides,
+) -> u64 {
     let n = u64::from(s.empty.count());
     if s.own_hand == 0 || n == 0 {
         return 0;
@@ -297,14 +399,21 @@ pub(crate) fn placement_replies<const JUMP_OWN: bool>(removal: Removal, geometry
 }
 
 fn count_with_chains(variant: &Variant, geometry: &Geometry, s: &Sides) -> u64 {
-    let mut counter = Counter { removal: variant.removal, count: 0 };
+    let mut counter = Counter {
+        removal: variant.removal,
+        count: 0,
+    };
     if variant.mandatory_capture {
         jumps(variant, geometry, s, &mut counter, true);
         if counter.count > 0 {
             return counter.count;
         }
     }
-    let mut n = if s.own_hand > 0 { u64::from(s.empty.count()) } else { 0 };
+    let mut n = if s.own_hand > 0 {
+        u64::from(s.empty.count())
+    } else {
+        0
+    };
     for dir in Direction::ALL {
         n += u64::from((geometry.shift(s.own, dir) & s.empty).count());
     }
@@ -319,7 +428,11 @@ pub(crate) fn has_legal_move(variant: &Variant, geometry: &Geometry, pos: &Posit
     if s.own_hand > 0 && s.empty.any() {
         return true;
     }
-    let jumpable = if variant.jump_own { s.own | s.enemy } else { s.enemy };
+    let jumpable = if variant.jump_own {
+        s.own | s.enemy
+    } else {
+        s.enemy
+    };
     Direction::ALL.iter().any(|&dir| {
         let step = geometry.shift(s.own, dir);
         (step & s.empty).any() || (geometry.shift(step & jumpable, dir) & s.empty).any()
@@ -337,11 +450,32 @@ pub(crate) fn has_capture(geometry: &Geometry, pos: &Position) -> bool {
 /// Feeds every jump move to `sink`; with `captures_only`, only those that
 /// jump at least one enemy piece.
 #[inline(always)]
-fn jumps(variant: &Variant, geometry: &Geometry, s: &Sides, sink: &mut impl JumpSink, captures_only: bool) {
+fn jumps(
+    variant: &Variant,
+    geometry: &Geometry,
+    s: &Sides,
+    sink: &mut impl JumpSink,
+    captures_only: bool,
+) {
     if variant.multi_jump {
         for from in s.own {
-            let chain = Chain { from, own_rest: s.own.without(Bitboard::from_cell(from)), enemy_hand: s.enemy_hand, captures_only, jump_own: variant.jump_own };
-            chain.extend(geometry, sink, from, Bitboard::from_cell(from), s.enemy, Bitboard::EMPTY, 0, 0);
+            let chain = Chain {
+                from,
+                own_rest: s.own.without(Bitboard::from_cell(from)),
+                enemy_hand: s.enemy_hand,
+                captures_only,
+                jump_own: variant.jump_own,
+            };
+            chain.extend(
+                geometry,
+                sink,
+                from,
+                Bitboard::from_cell(from),
+                s.enemy,
+                Bitboard::EMPTY,
+                0,
+                0,
+            );
         }
         return;
     }
@@ -356,7 +490,13 @@ fn jumps(variant: &Variant, geometry: &Geometry, s: &Sides, sink: &mut impl Jump
         if variant.jump_own && !captures_only {
             let over_own = geometry.shift(s.own, dir) & s.own;
             for to in geometry.shift(over_own, dir) & s.empty {
-                sink.own_jump(Move::jump(back(to, d, 2), to, dir as u32, 1, Bitboard::EMPTY));
+                sink.own_jump(Move::jump(
+                    back(to, d, 2),
+                    to,
+                    dir as u32,
+                    1,
+                    Bitboard::EMPTY,
+                ));
             }
         }
     }
@@ -377,7 +517,17 @@ impl Chain {
     /// start of longer chains. `visited` holds the start and every landing:
     /// a chain may not land on them again.
     #[allow(clippy::too_many_arguments)]
-    fn extend(&self, geometry: &Geometry, sink: &mut impl JumpSink, cell: u8, visited: Bitboard, enemy: Bitboard, captured: Bitboard, path: u32, jumps: u8) {
+    fn extend(
+        &self,
+        geometry: &Geometry,
+        sink: &mut impl JumpSink,
+        cell: u8,
+        visited: Bitboard,
+        enemy: Bitboard,
+        captured: Bitboard,
+        path: u32,
+        jumps: u8,
+    ) {
         for dir in Direction::ALL {
             let over = geometry.neighbour(cell, dir);
             if over == NO_CELL {
@@ -402,7 +552,16 @@ impl Chain {
             } else if !self.captures_only {
                 sink.own_jump(mv);
             }
-            self.extend(geometry, sink, land, visited | Bitboard::from_cell(land), enemy, captured, path, jumps + 1);
+            self.extend(
+                geometry,
+                sink,
+                land,
+                visited | Bitboard::from_cell(land),
+                enemy,
+                captured,
+                path,
+                jumps + 1,
+            );
         }
     }
 }
@@ -449,8 +608,13 @@ mod tests {
                 for hand in 0..3 {
                     let mut list = MoveList::new();
                     push_with_removals(&mut list, base, *removal, k, board, hand);
-                    assert_eq!(list.len() as u64, removal_choices(*removal, k, board.count(), hand), "{removal} k={k} hand={hand}");
-                    let texts: std::collections::HashSet<_> = list.iter().map(|m| m.text(&g).to_string()).collect();
+                    assert_eq!(
+                        list.len() as u64,
+                        removal_choices(*removal, k, board.count(), hand),
+                        "{removal} k={k} hand={hand}"
+                    );
+                    let texts: std::collections::HashSet<_> =
+                        list.iter().map(|m| m.text(&g).to_string()).collect();
                     assert_eq!(texts.len(), list.len(), "duplicates for {removal} k={k}");
                 }
             }

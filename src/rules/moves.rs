@@ -32,23 +32,51 @@ pub struct Move {
 impl Move {
     #[inline(always)]
     pub const fn place(to: u8) -> Move {
-        Move { captured: Bitboard::EMPTY, removed: Bitboard::EMPTY, path: 0, from: NO_CELL, to, jumps: 0, hand_removed: 0 }
+        Move {
+            captured: Bitboard::EMPTY,
+            removed: Bitboard::EMPTY,
+            path: 0,
+            from: NO_CELL,
+            to,
+            jumps: 0,
+            hand_removed: 0,
+        }
     }
 
     #[inline(always)]
     pub const fn step(from: u8, to: u8) -> Move {
-        Move { captured: Bitboard::EMPTY, removed: Bitboard::EMPTY, path: 0, from, to, jumps: 0, hand_removed: 0 }
+        Move {
+            captured: Bitboard::EMPTY,
+            removed: Bitboard::EMPTY,
+            path: 0,
+            from,
+            to,
+            jumps: 0,
+            hand_removed: 0,
+        }
     }
 
     /// A jump chain without its removals; `path` holds `jumps` directions.
     #[inline(always)]
     pub(crate) const fn jump(from: u8, to: u8, path: u32, jumps: u8, captured: Bitboard) -> Move {
-        Move { captured, removed: Bitboard::EMPTY, path, from, to, jumps, hand_removed: 0 }
+        Move {
+            captured,
+            removed: Bitboard::EMPTY,
+            path,
+            from,
+            to,
+            jumps,
+            hand_removed: 0,
+        }
     }
 
     #[inline(always)]
     pub(crate) const fn with_removals(self, removed: Bitboard, hand_removed: u8) -> Move {
-        Move { removed, hand_removed, ..self }
+        Move {
+            removed,
+            hand_removed,
+            ..self
+        }
     }
 
     #[inline(always)]
@@ -120,15 +148,22 @@ impl Move {
     /// A 32-bit digest, never 0, for storing a move in a hash table and
     /// recognising it among the legal moves later.
     pub fn signature(&self) -> u32 {
-        let a = self.captured.0 ^ self.removed.0.rotate_left(17) ^ u64::from(self.path).rotate_left(40);
-        let b = u64::from(self.from) | u64::from(self.to) << 8 | u64::from(self.jumps) << 16 | u64::from(self.hand_removed) << 24;
+        let a =
+            self.captured.0 ^ self.removed.0.rotate_left(17) ^ u64::from(self.path).rotate_left(40);
+        let b = u64::from(self.from)
+            | u64::from(self.to) << 8
+            | u64::from(self.jumps) << 16
+            | u64::from(self.hand_removed) << 24;
         let h = (a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd);
         ((h >> 32) as u32).max(1)
     }
 
     /// The move's text on a board of this geometry.
     pub fn text<'g>(&self, geometry: &'g Geometry) -> MoveText<'g> {
-        MoveText { mv: *self, geometry }
+        MoveText {
+            mv: *self,
+            geometry,
+        }
     }
 }
 
@@ -242,19 +277,32 @@ pub(crate) struct MoveSyntax {
 pub enum MoveError {
     Empty,
     /// Not a cell of this board (`z9`, `c`, or a cell past the edge).
-    BadCell { text: String, cell: String },
+    BadCell {
+        text: String,
+        cell: String,
+    },
     /// The text's shape is wrong (a cell missing, stray characters, …).
-    Malformed { text: String, reason: &'static str },
+    Malformed {
+        text: String,
+        reason: &'static str,
+    },
     /// Well formed, but not a legal move here.
-    Illegal { text: String, reason: String },
+    Illegal {
+        text: String,
+        reason: String,
+    },
 }
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Empty => f.write_str("empty move"),
-            MoveError::BadCell { text, cell } => write!(f, "move '{text}': '{cell}' is not a cell of this board"),
-            MoveError::Malformed { text, reason } => write!(f, "move '{text}' is malformed: {reason}"),
+            MoveError::BadCell { text, cell } => {
+                write!(f, "move '{text}': '{cell}' is not a cell of this board")
+            }
+            MoveError::Malformed { text, reason } => {
+                write!(f, "move '{text}' is malformed: {reason}")
+            }
             MoveError::Illegal { text, reason } => write!(f, "move '{text}' is illegal: {reason}"),
         }
     }
@@ -267,9 +315,15 @@ impl MoveSyntax {
         if text.is_empty() {
             return Err(MoveError::Empty);
         }
-        let malformed = |reason| MoveError::Malformed { text: text.to_string(), reason };
+        let malformed = |reason| MoveError::Malformed {
+            text: text.to_string(),
+            reason,
+        };
         let cell = |name: &str| {
-            geometry.parse_cell(name).ok_or_else(|| MoveError::BadCell { text: text.to_string(), cell: name.to_string() })
+            geometry.parse_cell(name).ok_or_else(|| MoveError::BadCell {
+                text: text.to_string(),
+                cell: name.to_string(),
+            })
         };
         let (path, removals) = match text.find('x') {
             Some(i) => (&text[..i], &text[i..]),
@@ -284,7 +338,12 @@ impl MoveSyntax {
             (true, _) => return Err(malformed("a placement names exactly one cell")),
             (false, _) => return Err(malformed("a move names at least two cells")),
         }
-        let mut syntax = MoveSyntax { placement, cells, removed: Bitboard::EMPTY, hand_removed: 0 };
+        let mut syntax = MoveSyntax {
+            placement,
+            cells,
+            removed: Bitboard::EMPTY,
+            hand_removed: 0,
+        };
         for item in removals.split('x').skip(1) {
             if item == "@" {
                 syntax.hand_removed += 1;
@@ -334,7 +393,12 @@ mod tests {
         let g = Geometry::new(5, 6);
         let c3 = g.parse_cell("c3").unwrap();
         assert_eq!(Move::place(c3).text(&g).to_string(), "@c3");
-        assert_eq!(Move::step(c3, g.parse_cell("c4").unwrap()).text(&g).to_string(), "c3c4");
+        assert_eq!(
+            Move::step(c3, g.parse_cell("c4").unwrap())
+                .text(&g)
+                .to_string(),
+            "c3c4"
+        );
         let d4 = g.parse_cell("d4").unwrap();
         let a1 = g.parse_cell("a1").unwrap();
         // c3 -> c5 (north) -> e5 (east), two removals from the board and one from the hand.
@@ -352,10 +416,28 @@ mod tests {
         assert_eq!(s.removed.count(), 2);
         assert_eq!(s.hand_removed, 1);
         assert!(MoveSyntax::parse("@c3", &g).unwrap().placement);
-        for bad in ["", "@", "@c3c4", "c3", "c3c", "3c3c", "c3c4x", "c3c4xx@", "c3c4xa1xa1", "c3-c4", "@c3 "] {
+        for bad in [
+            "",
+            "@",
+            "@c3c4",
+            "c3",
+            "c3c",
+            "3c3c",
+            "c3c4x",
+            "c3c4xx@",
+            "c3c4xa1xa1",
+            "c3-c4",
+            "@c3 ",
+        ] {
             assert!(MoveSyntax::parse(bad, &g).is_err(), "{bad}");
         }
-        assert!(matches!(MoveSyntax::parse("c3g4", &g), Err(MoveError::BadCell { .. })));
-        assert!(matches!(MoveSyntax::parse("c3c9", &g), Err(MoveError::BadCell { .. })));
+        assert!(matches!(
+            MoveSyntax::parse("c3g4", &g),
+            Err(MoveError::BadCell { .. })
+        ));
+        assert!(matches!(
+            MoveSyntax::parse("c3c9", &g),
+            Err(MoveError::BadCell { .. })
+        ));
     }
 }

@@ -13,16 +13,35 @@ use std::fmt;
 pub enum PositionError {
     /// Not 4 or 6 space-separated fields.
     FieldCount(usize),
-    RankCount { expected: u8, found: usize },
+    RankCount {
+        expected: u8,
+        found: usize,
+    },
     /// A rank (numbered from 1 at the bottom) that is too long or too short.
-    RankLength { rank: u8, expected: u8, found: u32 },
-    BadCharacter { rank: u8, character: char },
+    RankLength {
+        rank: u8,
+        expected: u8,
+        found: u32,
+    },
+    BadCharacter {
+        rank: u8,
+        character: char,
+    },
     /// An empty-run number of zero.
-    ZeroRun { rank: u8 },
+    ZeroRun {
+        rank: u8,
+    },
     BadSide(String),
-    BadNumber { field: &'static str, text: String },
+    BadNumber {
+        field: &'static str,
+        text: String,
+    },
     /// More pieces on the board and in hand than the variant gives a player.
-    TooManyPieces { player: Player, count: u32, max: u8 },
+    TooManyPieces {
+        player: Player,
+        count: u32,
+        max: u8,
+    },
     /// Move numbers start at 1.
     ZeroMoveNumber,
 }
@@ -30,14 +49,36 @@ pub enum PositionError {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::FieldCount(n) => write!(f, "expected 4 or 6 fields (ranks, side, white hand, black hand[, plies since capture, move number]), found {n}"),
-            PositionError::RankCount { expected, found } => write!(f, "expected {expected} ranks separated by '/', found {found}"),
-            PositionError::RankLength { rank, expected, found } => write!(f, "rank {rank} has {found} cells, expected {expected}"),
-            PositionError::BadCharacter { rank, character } => write!(f, "rank {rank}: unexpected character {character:?} (use W, B or a number of empty cells)"),
-            PositionError::ZeroRun { rank } => write!(f, "rank {rank}: a run of empty cells cannot be 0"),
-            PositionError::BadSide(text) => write!(f, "side to move must be 'w' or 'b', found '{text}'"),
-            PositionError::BadNumber { field, text } => write!(f, "{field} must be a non-negative number, found '{text}'"),
-            PositionError::TooManyPieces { player, count, max } => write!(f, "{player} has {count} pieces on the board and in hand, more than the variant's {max}"),
+            PositionError::FieldCount(n) => write!(
+                f,
+                "expected 4 or 6 fields (ranks, side, white hand, black hand[, plies since capture, move number]), found {n}"
+            ),
+            PositionError::RankCount { expected, found } => write!(
+                f,
+                "expected {expected} ranks separated by '/', found {found}"
+            ),
+            PositionError::RankLength {
+                rank,
+                expected,
+                found,
+            } => write!(f, "rank {rank} has {found} cells, expected {expected}"),
+            PositionError::BadCharacter { rank, character } => write!(
+                f,
+                "rank {rank}: unexpected character {character:?} (use W, B or a number of empty cells)"
+            ),
+            PositionError::ZeroRun { rank } => {
+                write!(f, "rank {rank}: a run of empty cells cannot be 0")
+            }
+            PositionError::BadSide(text) => {
+                write!(f, "side to move must be 'w' or 'b', found '{text}'")
+            }
+            PositionError::BadNumber { field, text } => {
+                write!(f, "{field} must be a non-negative number, found '{text}'")
+            }
+            PositionError::TooManyPieces { player, count, max } => write!(
+                f,
+                "{player} has {count} pieces on the board and in hand, more than the variant's {max}"
+            ),
             PositionError::ZeroMoveNumber => f.write_str("the move number must be at least 1"),
         }
     }
@@ -45,7 +86,11 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-pub(crate) fn parse_position(text: &str, variant: &Variant, geometry: &Geometry) -> Result<Position, PositionError> {
+pub(crate) fn parse_position(
+    text: &str,
+    variant: &Variant,
+    geometry: &Geometry,
+) -> Result<Position, PositionError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() != 4 && fields.len() != 6 {
         return Err(PositionError::FieldCount(fields.len()));
@@ -56,34 +101,64 @@ pub(crate) fn parse_position(text: &str, variant: &Variant, geometry: &Geometry)
         "b" => Player::Black,
         other => return Err(PositionError::BadSide(other.to_string())),
     };
-    let number = |field: &'static str, text: &str| text.parse::<u32>().map_err(|_| PositionError::BadNumber { field, text: text.to_string() });
-    let hand = [number("white's hand", fields[2])?, number("black's hand", fields[3])?];
+    let number = |field: &'static str, text: &str| {
+        text.parse::<u32>().map_err(|_| PositionError::BadNumber {
+            field,
+            text: text.to_string(),
+        })
+    };
+    let hand = [
+        number("white's hand", fields[2])?,
+        number("black's hand", fields[3])?,
+    ];
     let (plies, move_number) = match fields.len() {
-        6 => (number("plies since capture", fields[4])?, number("move number", fields[5])?),
+        6 => (
+            number("plies since capture", fields[4])?,
+            number("move number", fields[5])?,
+        ),
         _ => (0, 1),
     };
     if move_number == 0 {
         return Err(PositionError::ZeroMoveNumber);
     }
     for player in Player::BOTH {
-        let count = pieces[player.index()].count().saturating_add(hand[player.index()]);
+        let count = pieces[player.index()]
+            .count()
+            .saturating_add(hand[player.index()]);
         if count > u32::from(variant.pieces) {
-            return Err(PositionError::TooManyPieces { player, count, max: variant.pieces });
+            return Err(PositionError::TooManyPieces {
+                player,
+                count,
+                max: variant.pieces,
+            });
         }
     }
-    Ok(Position::from_parts(pieces, [hand[0] as u8, hand[1] as u8], side, plies, move_number))
+    Ok(Position::from_parts(
+        pieces,
+        [hand[0] as u8, hand[1] as u8],
+        side,
+        plies,
+        move_number,
+    ))
 }
 
 fn parse_board(text: &str, geometry: &Geometry) -> Result<[Bitboard; 2], PositionError> {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != usize::from(geometry.rows()) {
-        return Err(PositionError::RankCount { expected: geometry.rows(), found: ranks.len() });
+        return Err(PositionError::RankCount {
+            expected: geometry.rows(),
+            found: ranks.len(),
+        });
     }
     let mut pieces = [Bitboard::EMPTY; 2];
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = geometry.rows() - 1 - i as u8;
         let name = rank + 1;
-        let too_long = |found| PositionError::RankLength { rank: name, expected: geometry.cols(), found };
+        let too_long = |found| PositionError::RankLength {
+            rank: name,
+            expected: geometry.cols(),
+            found,
+        };
         let mut file: u32 = 0;
         let mut chars = rank_text.chars().peekable();
         while let Some(c) = chars.next() {
@@ -92,7 +167,11 @@ fn parse_board(text: &str, geometry: &Geometry) -> Result<[Bitboard; 2], Positio
                     if file >= u32::from(geometry.cols()) {
                         return Err(too_long(file + 1));
                     }
-                    let player = if c == 'W' { Player::White } else { Player::Black };
+                    let player = if c == 'W' {
+                        Player::White
+                    } else {
+                        Player::Black
+                    };
                     pieces[player.index()].insert(geometry.cell(file as u8, rank));
                     file += 1;
                 }
@@ -107,7 +186,12 @@ fn parse_board(text: &str, geometry: &Geometry) -> Result<[Bitboard; 2], Positio
                     }
                     file = file.saturating_add(run);
                 }
-                other => return Err(PositionError::BadCharacter { rank: name, character: other }),
+                other => {
+                    return Err(PositionError::BadCharacter {
+                        rank: name,
+                        character: other,
+                    });
+                }
             }
         }
         if file != u32::from(geometry.cols()) {
@@ -123,7 +207,9 @@ pub(crate) fn position_text(pos: &Position, geometry: &Geometry) -> String {
         let mut empty = 0;
         for file in 0..geometry.cols() {
             let cell = geometry.cell(file, rank);
-            let piece = Player::BOTH.into_iter().find(|p| pos.pieces(*p).contains(cell));
+            let piece = Player::BOTH
+                .into_iter()
+                .find(|p| pos.pieces(*p).contains(cell));
             match piece {
                 None => empty += 1,
                 Some(player) => {

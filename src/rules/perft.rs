@@ -44,14 +44,21 @@ fn count_replies(rules: &Rules, pos: &Position, moves: &MoveList) -> u64 {
         _ => {
             let (geometry, sides) = (rules.geometry(), Sides::of(pos, rules.geometry()));
             let children = moves.iter().map(|mv| sides.after(mv, v.bonus_turn));
-            children.filter(|c| !rules.ended_by_totals(c.totals())).map(|c| movegen::count_sides(v, geometry, &c)).sum()
+            children
+                .filter(|c| !rules.ended_by_totals(c.totals()))
+                .map(|c| movegen::count_sides(v, geometry, &c))
+                .sum()
         }
     }
 }
 
 /// `count_replies` for rule sets without MultiJump, specialised on the
 /// other options that change counting (the common sets get their own loop).
-fn replies_single<const JUMP_OWN: bool, const MANDATORY: bool, const BONUS: bool>(rules: &Rules, pos: &Position, moves: &MoveList) -> u64 {
+fn replies_single<const JUMP_OWN: bool, const MANDATORY: bool, const BONUS: bool>(
+    rules: &Rules,
+    pos: &Position,
+    moves: &MoveList,
+) -> u64 {
     let (geometry, removal) = (rules.geometry(), rules.variant().removal);
     let sides = Sides::of(pos, geometry);
     let mut nodes = 0;

@@ -63,12 +63,30 @@ pub struct Position {
 }
 
 impl Position {
-    pub(crate) fn from_parts(pieces: [Bitboard; 2], hand: [u8; 2], side: Player, plies_since_capture: u32, move_number: u32) -> Position {
-        Position { pieces, hand, side, plies_since_capture, move_number }
+    pub(crate) fn from_parts(
+        pieces: [Bitboard; 2],
+        hand: [u8; 2],
+        side: Player,
+        plies_since_capture: u32,
+        move_number: u32,
+    ) -> Position {
+        Position {
+            pieces,
+            hand,
+            side,
+            plies_since_capture,
+            move_number,
+        }
     }
 
     pub(crate) fn start(variant: &Variant) -> Position {
-        Position::from_parts([Bitboard::EMPTY; 2], [variant.pieces; 2], Player::White, 0, 1)
+        Position::from_parts(
+            [Bitboard::EMPTY; 2],
+            [variant.pieces; 2],
+            Player::White,
+            0,
+            1,
+        )
     }
 
     #[inline(always)]
@@ -111,7 +129,8 @@ impl Position {
     /// scratch by mixing, so it needs no tables and no incremental upkeep.
     #[inline]
     pub fn key(&self) -> u64 {
-        let extra = u64::from(self.hand[0]) | u64::from(self.hand[1]) << 8 | (self.side as u64) << 16;
+        let extra =
+            u64::from(self.hand[0]) | u64::from(self.hand[1]) << 8 | (self.side as u64) << 16;
         let h = mix(self.pieces[0].0 ^ 0x9e37_79b9_7f4a_7c15);
         let h = mix(h ^ self.pieces[1].0);
         mix(h ^ extra)
@@ -133,7 +152,11 @@ impl Position {
         let capture = mv.is_capture();
         self.pieces[them] = self.pieces[them].without(mv.captured() | mv.removed());
         self.hand[them] -= mv.hand_removed() as u8;
-        self.plies_since_capture = if capture { 0 } else { self.plies_since_capture.saturating_add(1) };
+        self.plies_since_capture = if capture {
+            0
+        } else {
+            self.plies_since_capture.saturating_add(1)
+        };
         if self.side == Player::Black {
             self.move_number = self.move_number.saturating_add(1);
         }

@@ -18,7 +18,10 @@ pub struct Rules {
 impl Rules {
     pub fn new(variant: Variant) -> Result<Rules, VariantError> {
         variant.validate()?;
-        Ok(Rules { geometry: Geometry::new(variant.rows, variant.cols), variant })
+        Ok(Rules {
+            geometry: Geometry::new(variant.rows, variant.cols),
+            variant,
+        })
     }
 
     pub fn standard() -> Rules {
@@ -109,7 +112,10 @@ impl Rules {
     /// order; the result prints in canonical order.
     pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, MoveError> {
         let syntax = MoveSyntax::parse(text, &self.geometry)?;
-        let illegal = |reason: String| MoveError::Illegal { text: text.to_string(), reason };
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
         if let Some(end) = self.status(pos) {
             return Err(illegal(format!("the game is over ({end})")));
         }
@@ -120,7 +126,9 @@ impl Rules {
                 let cells: Vec<u8> = if mv.is_placement() {
                     vec![mv.to()]
                 } else if mv.is_jump() {
-                    std::iter::once(mv.from()).chain(mv.landings(&self.geometry)).collect()
+                    std::iter::once(mv.from())
+                        .chain(mv.landings(&self.geometry))
+                        .collect()
                 } else {
                     vec![mv.from(), mv.to()]
                 };
@@ -128,7 +136,10 @@ impl Rules {
             }
         };
         let candidates: Vec<&Move> = list.iter().filter(same_path).collect();
-        if let Some(mv) = candidates.iter().find(|mv| mv.removed() == syntax.removed && mv.hand_removed() == syntax.hand_removed) {
+        if let Some(mv) = candidates
+            .iter()
+            .find(|mv| mv.removed() == syntax.removed && mv.hand_removed() == syntax.hand_removed)
+        {
             return Ok(**mv);
         }
         match candidates.first() {

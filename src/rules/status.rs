@@ -82,7 +82,11 @@ pub(crate) fn position_status(rules: &Rules, pos: &Position) -> Option<GameEnd> 
         let outcome = match variant.no_moves {
             NoMoves::Loses => Outcome::Win(!stuck),
             NoMoves::MorePieces if white == black => Outcome::Draw,
-            NoMoves::MorePieces => Outcome::Win(if white > black { Player::White } else { Player::Black }),
+            NoMoves::MorePieces => Outcome::Win(if white > black {
+                Player::White
+            } else {
+                Player::Black
+            }),
         };
         return end(outcome, EndReason::NoMoves);
     }

@@ -197,7 +197,10 @@ impl Variant {
 
     /// The name of the preset this variant equals, if any.
     pub fn preset_name(&self) -> Option<&'static str> {
-        Variant::PRESETS.iter().find(|p| p.variant == *self).map(|p| p.name)
+        Variant::PRESETS
+            .iter()
+            .find(|p| p.variant == *self)
+            .map(|p| p.name)
     }
 
     /// The most pieces a player may have in total before they count as lost.
@@ -211,19 +214,44 @@ impl Variant {
     pub fn validate(&self) -> Result<(), VariantError> {
         let size = MIN_SIZE..=MAX_SIZE;
         if !size.contains(&self.rows) {
-            return Err(VariantError::OutOfRange { key: "rows", value: self.rows.into(), min: MIN_SIZE.into(), max: MAX_SIZE.into() });
+            return Err(VariantError::OutOfRange {
+                key: "rows",
+                value: self.rows.into(),
+                min: MIN_SIZE.into(),
+                max: MAX_SIZE.into(),
+            });
         }
         if !size.contains(&self.cols) {
-            return Err(VariantError::OutOfRange { key: "cols", value: self.cols.into(), min: MIN_SIZE.into(), max: MAX_SIZE.into() });
+            return Err(VariantError::OutOfRange {
+                key: "cols",
+                value: self.cols.into(),
+                min: MIN_SIZE.into(),
+                max: MAX_SIZE.into(),
+            });
         }
         if !(1..=MAX_PIECES).contains(&self.pieces) {
-            return Err(VariantError::OutOfRange { key: "pieces", value: self.pieces.into(), min: 1, max: MAX_PIECES.into() });
+            return Err(VariantError::OutOfRange {
+                key: "pieces",
+                value: self.pieces.into(),
+                min: 1,
+                max: MAX_PIECES.into(),
+            });
         }
         if self.no_capture_draw > MAX_NO_CAPTURE_DRAW {
-            return Err(VariantError::OutOfRange { key: "no_capture_draw", value: self.no_capture_draw.into(), min: 0, max: MAX_NO_CAPTURE_DRAW.into() });
+            return Err(VariantError::OutOfRange {
+                key: "no_capture_draw",
+                value: self.no_capture_draw.into(),
+                min: 0,
+                max: MAX_NO_CAPTURE_DRAW.into(),
+            });
         }
         if self.repetition_draw == 1 || self.repetition_draw > MAX_REPETITION_DRAW {
-            return Err(VariantError::OutOfRange { key: "repetition_draw", value: self.repetition_draw.into(), min: 2, max: MAX_REPETITION_DRAW.into() });
+            return Err(VariantError::OutOfRange {
+                key: "repetition_draw",
+                value: self.repetition_draw.into(),
+                min: 2,
+                max: MAX_REPETITION_DRAW.into(),
+            });
         }
         Ok(())
     }
@@ -237,7 +265,10 @@ impl Variant {
         let mut variant = Variant::STANDARD;
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match item.split_once('=') {
-                None => variant = Variant::preset(item).ok_or_else(|| VariantError::UnknownPreset(item.to_string()))?,
+                None => {
+                    variant = Variant::preset(item)
+                        .ok_or_else(|| VariantError::UnknownPreset(item.to_string()))?
+                }
                 Some((key, value)) => variant.set(key.trim(), value.trim())?,
             }
         }
@@ -248,8 +279,17 @@ impl Variant {
     /// Sets one rule by its spec key; the value is checked for form here and
     /// for range by `validate`.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), VariantError> {
-        let bad = || VariantError::BadValue { key: key.to_string(), value: value.to_string() };
-        let number = |max: u32| value.parse::<u32>().ok().filter(|&n| n <= max).ok_or_else(bad);
+        let bad = || VariantError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+        };
+        let number = |max: u32| {
+            value
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= max)
+                .ok_or_else(bad)
+        };
         let flag = || match value.to_ascii_lowercase().as_str() {
             "true" | "1" | "on" => Ok(true),
             "false" | "0" | "off" => Ok(false),
@@ -305,8 +345,16 @@ impl Default for Variant {
 pub enum VariantError {
     UnknownPreset(String),
     UnknownKey(String),
-    BadValue { key: String, value: String },
-    OutOfRange { key: &'static str, value: u64, min: u64, max: u64 },
+    BadValue {
+        key: String,
+        value: String,
+    },
+    OutOfRange {
+        key: &'static str,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
 }
 
 impl fmt::Display for VariantError {
@@ -317,11 +365,26 @@ impl fmt::Display for VariantError {
                 write!(f, "unknown variant '{name}' (known: {})", names.join(", "))
             }
             VariantError::UnknownKey(key) => write!(f, "unknown rule option '{key}'"),
-            VariantError::BadValue { key, value } => write!(f, "bad value '{value}' for rule option '{key}'"),
-            VariantError::OutOfRange { key, value, min, max } if key == &"repetition_draw" => {
-                write!(f, "{key} {value} is out of range (0 for off, or {min} to {max})")
+            VariantError::BadValue { key, value } => {
+                write!(f, "bad value '{value}' for rule option '{key}'")
             }
-            VariantError::OutOfRange { key, value, min, max } => write!(f, "{key} {value} is out of range ({min} to {max})"),
+            VariantError::OutOfRange {
+                key,
+                value,
+                min,
+                max,
+            } if key == &"repetition_draw" => {
+                write!(
+                    f,
+                    "{key} {value} is out of range (0 for off, or {min} to {max})"
+                )
+            }
+            VariantError::OutOfRange {
+                key,
+                value,
+                min,
+                max,
+            } => write!(f, "{key} {value} is out of range ({min} to {max})"),
         }
     }
 }
