@@ -2,4 +2,7 @@
 //! runner. Data flows one way: protocol → search → rules; the match runner
 //! talks to engines only through the protocol and referees with the rules.
 
+pub mod protocol;
 pub mod rules;
+pub mod search;
+pub mod tournament;

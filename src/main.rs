@@ -1,7 +1,7 @@
 //! The `yote` binary: with no subcommand it is an engine speaking UGI/UCI on
 //! stdin/stdout; subcommands run one job and exit.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
 use yote::rules::{Rules, Variant, divide, perft};
@@ -32,6 +32,14 @@ enum Command {
         #[arg(long)]
         total: bool,
     },
+    /// Search the fixed bench positions; prints the node count (the engine's
+    /// signature) and the speed.
+    Bench {
+        #[arg(default_value_t = yote::search::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+    /// Play engines against each other (see README).
+    Match(yote::tournament::MatchArgs),
 }
 
 fn main() -> Result<()> {
@@ -40,7 +48,14 @@ fn main() -> Result<()> {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => bail!("the protocol loop is not built yet"),
+        None => yote::protocol::run_stdio(),
+        Some(Command::Bench { depth }) => {
+            let report = yote::search::bench::run(depth);
+            println!("Nodes searched: {}", report.nodes);
+            println!("Nodes/second: {}", report.nodes_per_second());
+            Ok(())
+        }
+        Some(Command::Match(args)) => yote::tournament::run(args),
         Some(Command::Perft {
             depth,
             variant,
