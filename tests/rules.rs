@@ -1,0 +1,471 @@
+//! The rules contract, rule by rule: each test builds a position where the
+//! rule decides something and checks the exact legal moves or outcome.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::BTreeSet;
+use yote::rules::{
+    EndReason, Game, GameEnd, MoveError, MoveList, Outcome, Player, Position, PositionError, Rules, Variant, perft,
+};
+
+fn rules(spec: &str) -> Rules {
+    Rules::new(Variant::from_spec(spec).unwrap()).unwrap()
+}
+
+fn pos(rules: &Rules, text: &str) -> Position {
+    rules.parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The legal moves as sorted text.
+fn legal(rules: &Rules, pos: &Position) -> BTreeSet<String> {
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, &mut list);
+    list.iter().map(|m| rules.move_text(m)).collect()
+}
+
+fn set(texts: &[&str]) -> BTreeSet<String> {
+    texts.iter().map(|s| s.to_string()).collect()
+}
+
+fn after(rules: &Rules, pos: &Position, mv: &str) -> Position {
+    let m = rules.parse_move(pos, mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let mut next = *pos;
+    rules.apply(&mut next, &m);
+    next
+}
+
+fn win(player: Player, reason: EndReason) -> Option<GameEnd> {
+    Some(GameEnd { outcome: Outcome::Win(player), reason })
+}
+
+fn draw(reason: EndReason) -> Option<GameEnd> {
+    Some(GameEnd { outcome: Outcome::Draw, reason })
+}
+
+#[test]
+fn start_position_and_first_plies() {
+    let r = Rules::standard();
+    let start = r.start_position();
+    assert_eq!(r.position_text(&start), "6/6/6/6/6 w 12 12 0 1");
+    assert_eq!(legal(&r, &start).len(), 30);
+    assert!(legal(&r, &start).iter().all(|m| m.starts_with('@')));
+    let counts: Vec<u64> = (1..=4).map(|d| perft(&r, &start, d)).collect();
+    assert_eq!(counts, [30, 870, 27180, 823848]);
+    assert_eq!(perft(&r, &start, 0), 1);
+}
+
+#[test]
+fn place_step_and_jump() {
+    let r = Rules::standard();
+    // White c3 with one piece in hand; Black d3 with an empty e3 beyond it.
+    let p = pos(&r, "6/6/2WB2/6/6 w 1 3");
+    let moves = legal(&r, &p);
+    assert!(moves.contains("@a1"));
+    assert!(moves.contains("c3c4") && moves.contains("c3b3") && moves.contains("c3c2"));
+    // Black d3 is the only black piece on the board: the jump owes a second
+    // piece, but the board has none left and hand pieces are safe.
+    assert!(moves.contains("c3e3"));
+    assert!(!moves.contains("c3d3"), "cannot step onto a piece");
+    assert_eq!(moves.len(), 28 + 3 + 1);
+    let q = after(&r, &p, "c3e3");
+    assert_eq!(r.position_text(&q), "6/6/4W1/6/6 b 1 3 0 1");
+}
+
+#[test]
+fn standard_removal_takes_a_board_piece_of_the_capturers_choice() {
+    let r = Rules::standard();
+    let p = pos(&r, "B5/6/2WB2/6/5B w 1 5");
+    let jumps: BTreeSet<_> = legal(&r, &p).into_iter().filter(|m| m.starts_with("c3e3")).collect();
+    assert_eq!(jumps, set(&["c3e3xa5", "c3e3xf1"]));
+    // Removals are accepted in any order and printed canonically.
+    let q = pos(&r, "B5/6/2WB2/6/B4B w 1 5");
+    let m = r.parse_move(&q, "c3e3xf1xa1").unwrap_err();
+    assert!(matches!(m, MoveError::Illegal { .. }), "two removals for one jump: {m}");
+    assert_eq!(r.move_text(&r.parse_move(&q, "c3e3xa5").unwrap()), "c3e3xa5");
+    let after_jump = after(&r, &q, "c3e3xf1");
+    assert_eq!(r.position_text(&after_jump), "B5/6/4W1/6/B5 b 1 5 0 1");
+}
+
+#[test]
+fn removal_choices_for_each_removal_rule() {
+    // White jumps d3 (black's only other board piece is a5); black has 2 in hand.
+    let text = "B5/6/2WB2/6/6 w 1 2";
+    let jumps = |spec: &str| -> BTreeSet<String> {
+        let r = rules(spec);
+        legal(&r, &pos(&r, text)).into_iter().filter(|m| m.starts_with("c3e3")).collect()
+    };
+    assert_eq!(jumps("removal=board"), set(&["c3e3xa5"]));
+    assert_eq!(jumps("removal=board-or-hand"), set(&["c3e3xa5", "c3e3x@"]));
+    assert_eq!(jumps("removal=board-then-hand"), set(&["c3e3xa5"]));
+    assert_eq!(jumps("removal=none"), set(&["c3e3"]));
+    // With the board bare after the jump: the hand is safe, open, or forced.
+    let bare = "6/6/2WB2/6/6 w 1 2";
+    let jumps = |spec: &str| -> BTreeSet<String> {
+        let r = rules(spec);
+        legal(&r, &pos(&r, bare)).into_iter().filter(|m| m.starts_with("c3e3")).collect()
+    };
+    assert_eq!(jumps("removal=board"), set(&["c3e3"]));
+    assert_eq!(jumps("removal=board-or-hand"), set(&["c3e3x@"]));
+    assert_eq!(jumps("removal=board-then-hand"), set(&["c3e3x@"]));
+    // Removal from an empty hand: nothing is owed.
+    let r = rules("removal=board-or-hand");
+    let empty_hand = pos(&r, "6/6/2WB2/6/B5 w 1 0");
+    let moves: BTreeSet<_> = legal(&r, &empty_hand).into_iter().filter(|m| m.starts_with("c3e3")).collect();
+    assert_eq!(moves, set(&["c3e3xa1"]));
+}
+
+#[test]
+fn a_forced_removal_must_be_written() {
+    let r = rules("removal=board-or-hand");
+    let p = pos(&r, "6/6/2WB2/6/6 w 1 2");
+    let err = r.parse_move(&p, "c3e3").unwrap_err().to_string();
+    assert!(err.contains("c3e3x@"), "{err}");
+    assert!(r.parse_move(&p, "c3e3x@").is_ok());
+}
+
+#[test]
+fn multi_jump_chains_every_prefix_is_a_move() {
+    let r = rules("multi_jump=true,removal=none");
+    // White a1; black a2 and b3; landing cells a3 and c3 are empty.
+    let p = pos(&r, "6/6/1B4/B5/W5 w 1 4");
+    let jumps: BTreeSet<_> = legal(&r, &p).into_iter().filter(|m| m.starts_with("a1a3")).collect();
+    assert_eq!(jumps, set(&["a1a3", "a1a3c3"]));
+    let q = after(&r, &p, "a1a3c3");
+    assert_eq!(r.position_text(&q), "6/6/2W3/6/6 b 1 4 0 1");
+}
+
+#[test]
+fn multi_jump_owes_one_removal_per_jumped_piece() {
+    let r = rules("multi_jump=true");
+    // Two jumps take a2 and b3, then two of black's three other pieces go.
+    let p = pos(&r, "6/5B/1B4/B5/W3BB w 1 0");
+    let chains: BTreeSet<_> = legal(&r, &p).into_iter().filter(|m| m.starts_with("a1a3c3")).collect();
+    assert_eq!(chains, set(&["a1a3c3xe1xf1", "a1a3c3xe1xf4", "a1a3c3xf1xf4"]));
+    // A chain that owes more removals than the enemy has left takes them all.
+    let q = pos(&r, "6/6/1B4/B5/W4B w 1 0");
+    let chains: BTreeSet<_> = legal(&r, &q).into_iter().filter(|m| m.starts_with("a1a3c3")).collect();
+    assert_eq!(chains, set(&["a1a3c3xf1"]));
+}
+
+#[test]
+fn multi_jump_never_lands_twice_on_a_cell() {
+    let r = rules("multi_jump=true,jump_own=true,removal=none");
+    // White a1 ringed by own pieces a2, b3, c2, b1: jumping round the ring
+    // would come back to a1 (the start cell) and is cut there.
+    let p = pos(&r, "6/6/1W4/W1W3/WW4 w 0 2");
+    for m in legal(&r, &p) {
+        let cells: Vec<&str> = (0..m.len() / 2).map(|i| &m[2 * i..2 * i + 2]).collect();
+        let unique: BTreeSet<_> = cells.iter().collect();
+        assert_eq!(unique.len(), cells.len(), "{m} revisits a cell");
+    }
+    assert!(legal(&r, &p).contains("a1a3c3c1"));
+    assert!(r.parse_move(&p, "a1a3c3c1a1").is_err());
+    assert!(r.parse_move(&p, "a1c1c3a3a1").is_err());
+    assert!(legal(&r, &p).contains("a1c1c3a3"));
+}
+
+#[test]
+fn jump_own_is_a_move_but_not_a_capture() {
+    let r = rules("jump_own=true");
+    let p = pos(&r, "6/6/WW4/6/B5 w 0 3");
+    assert!(legal(&r, &p).contains("a3c3"));
+    let q = after(&r, &p, "a3c3");
+    assert_eq!(r.position_text(&q), "6/6/1WW3/6/B5 b 0 3 1 1");
+    // Under MandatoryCapture an own jump is no capture, so it does not force.
+    let r = rules("jump_own=true,mandatory_capture=true");
+    let p = pos(&r, "6/6/WW4/6/B5 w 1 3");
+    assert!(legal(&r, &p).contains("@f5"));
+    let without = rules("standard");
+    assert!(!legal(&without, &pos(&without, "6/6/WW4/6/B5 w 0 3")).contains("a3c3"));
+}
+
+#[test]
+fn mandatory_capture_leaves_only_captures() {
+    let r = rules("mandatory_capture=true");
+    let p = pos(&r, "6/6/2WB2/6/B5 w 3 3");
+    assert_eq!(legal(&r, &p), set(&["c3e3xa1"]));
+    let err = r.parse_move(&p, "@a5").unwrap_err().to_string();
+    assert!(err.contains("mandatory"), "{err}");
+    // With no capture on the board, everything is open again.
+    let q = pos(&r, "6/6/2W3/6/B5 w 3 3");
+    assert!(legal(&r, &q).len() > 20);
+    // With MultiJump and JumpOwn: a chain that jumps own then enemy is a
+    // capture; its own-only prefix is not, so it is not legal here.
+    let spec = "multi_jump=true,jump_own=true,removal=none";
+    let chain = "6/B5/6/W5/W5 w 0 3";
+    let open = rules(spec);
+    assert!(legal(&open, &pos(&open, chain)).contains("a1a3"));
+    let r = rules(&format!("{spec},mandatory_capture=true"));
+    assert_eq!(legal(&r, &pos(&r, chain)), set(&["a1a3a5"]));
+}
+
+#[test]
+fn bonus_turns_keep_the_capturer_on_move_and_chain() {
+    let r = rules("bonus_turn=true,removal=none");
+    let p = pos(&r, "6/6/WB1B2/6/6 w 2 5");
+    let q = after(&r, &p, "a3c3");
+    assert_eq!(q.side_to_move(), Player::White, "a capture earns a bonus turn");
+    let s = after(&r, &q, "c3e3");
+    assert_eq!(s.side_to_move(), Player::White, "bonus turns chain while capturing");
+    let t = after(&r, &s, "@a1");
+    assert_eq!(t.side_to_move(), Player::Black, "a quiet move passes the turn");
+    // Own jumps earn nothing.
+    let r = rules("bonus_turn=true,jump_own=true");
+    let p = pos(&r, "6/6/WW4/6/B5 w 0 3");
+    assert_eq!(after(&r, &p, "a3c3").side_to_move(), Player::Black);
+    // Black's moves advance the move number, bonus moves included.
+    let r = rules("bonus_turn=true,removal=none");
+    let p = pos(&r, "6/6/BW1W2/6/6 b 2 5 0 7");
+    let q = after(&r, &p, "a3c3");
+    assert_eq!(q.move_number(), 8);
+    assert_eq!(after(&r, &q, "c3e3").move_number(), 9);
+}
+
+#[test]
+fn game_end_rules_in_order() {
+    // (a) one-left: a player with one piece or none has lost.
+    let r = Rules::standard();
+    assert_eq!(r.status(&pos(&r, "6/6/2WW2/6/B5 w 0 0")), win(Player::White, EndReason::FewPieces));
+    assert_eq!(r.status(&pos(&r, "6/6/2W3/6/B5 w 1 0")), win(Player::White, EndReason::FewPieces));
+    assert_eq!(r.status(&pos(&r, "6/6/2W3/6/B5 w 1 1")), None);
+    // Both at the limit in a set-up position: a draw.
+    assert_eq!(r.status(&pos(&r, "6/6/2W3/6/B5 w 0 0")), draw(EndReason::FewPieces));
+    // capture-all: one piece is still alive.
+    let c = rules("win=capture-all");
+    assert_eq!(c.status(&pos(&c, "6/6/2W3/6/B5 w 0 0")), None);
+    assert_eq!(c.status(&pos(&c, "6/6/2W3/6/6 b 0 0")), win(Player::White, EndReason::FewPieces));
+    // (a) before (b): with ThreeDraw, a player with no piece has still lost.
+    let k = rules("classic");
+    assert_eq!(k.status(&pos(&k, "6/6/2WW2/6/6 b 0 0")), win(Player::White, EndReason::FewPieces));
+    assert_eq!(k.status(&pos(&k, "6/6/2WW2/6/B5 b 0 0")), draw(EndReason::ThreeDraw));
+    assert_eq!(k.status(&pos(&k, "6/6/2WWW1/6/B5 b 1 0")), None);
+    // (b) holds whatever moves are left.
+    assert_eq!(k.status(&pos(&k, "WBB3/B5/6/6/6 w 0 0")), draw(EndReason::ThreeDraw));
+    // (c) no legal move: white's two pieces are boxed in.
+    let stuck = "WBB3/B5/B4B/5B/3BBW w 0 0";
+    assert_eq!(r.status(&pos(&r, stuck)), win(Player::Black, EndReason::NoMoves));
+    let m = rules("no_moves=more-pieces");
+    assert_eq!(m.status(&pos(&m, stuck)), win(Player::Black, EndReason::NoMoves));
+    // A full board: nobody can move; more pieces wins, equal totals draw.
+    let full = rules("rows=3,cols=3,pieces=9,no_moves=more-pieces");
+    assert_eq!(full.status(&pos(&full, "WBW/BWB/WBW b 0 0")), win(Player::White, EndReason::NoMoves));
+    assert_eq!(full.status(&pos(&full, "WBW/BWB/WBB w 1 0")), draw(EndReason::NoMoves));
+    let loses = rules("rows=3,cols=3,pieces=9");
+    assert_eq!(loses.status(&pos(&loses, "WBW/BWB/WBW w 0 0")), win(Player::Black, EndReason::NoMoves));
+    // A finished position has perft 0 at every depth but 0.
+    assert_eq!(perft(&r, &pos(&r, stuck), 1), 0);
+    assert_eq!(perft(&r, &pos(&r, "6/6/2WW2/6/B5 w 0 0"), 2), 0);
+    assert_eq!(perft(&r, &pos(&r, "6/6/2WW2/6/B5 w 0 0"), 0), 1);
+}
+
+#[test]
+fn history_rules_end_games_when_on() {
+    let r = rules("no_capture_draw=4,pieces=2");
+    let mut g = Game::from_position(r.clone(), pos(&r, "6/6/6/6/WW2BB w 0 0"));
+    for mv in ["a1a2", "f1f2", "a2a1"] {
+        g.play_text(mv).unwrap();
+        assert_eq!(g.status(), None);
+    }
+    g.play_text("f2f1").unwrap();
+    assert_eq!(g.status(), draw(EndReason::NoCaptureLimit));
+    assert!(g.play_text("a1a2").is_err(), "no move after the end");
+
+    let r = rules("repetition_draw=3,pieces=2");
+    let mut g = Game::from_position(r.clone(), pos(&r, "6/6/6/6/WW2BB w 0 0"));
+    let cycle = ["a1a2", "f1f2", "a2a1", "f2f1"];
+    for mv in cycle.iter().chain(cycle[..3].iter()) {
+        g.play_text(mv).unwrap();
+        assert_eq!(g.status(), None, "after {mv}");
+    }
+    g.play_text("f2f1").unwrap();
+    assert_eq!(g.repetitions(), 3);
+    assert_eq!(g.status(), draw(EndReason::Repetition));
+    // Off by default: the same cycle goes on.
+    let r = rules("pieces=2");
+    let mut g = Game::from_position(r.clone(), pos(&r, "6/6/6/6/WW2BB w 0 0"));
+    for _ in 0..5 {
+        for mv in cycle {
+            g.play_text(mv).unwrap();
+        }
+    }
+    assert_eq!(g.status(), None);
+}
+
+#[test]
+fn counters_follow_captures_and_black_moves() {
+    let r = Rules::standard();
+    let p = pos(&r, "6/6/2WB2/6/B5 w 3 3 7 12");
+    let q = after(&r, &p, "@a5");
+    assert_eq!((q.plies_since_capture(), q.move_number()), (8, 12));
+    let s = after(&r, &q, "@f5");
+    assert_eq!((s.plies_since_capture(), s.move_number()), (9, 13));
+    let t = after(&r, &s, "c3e3xa1");
+    assert_eq!((t.plies_since_capture(), t.move_number()), (0, 13));
+}
+
+#[test]
+fn position_text_rejects_bad_input_with_a_reason() {
+    let r = Rules::standard();
+    let cases: &[(&str, PositionError)] = &[
+        ("", PositionError::FieldCount(0)),
+        ("6/6/6/6/6 w 12", PositionError::FieldCount(3)),
+        ("6/6/6/6/6 w 12 12 0", PositionError::FieldCount(5)),
+        ("6/6/6/6 w 12 12", PositionError::RankCount { expected: 5, found: 4 }),
+        ("6/6/6/6/6/6 w 12 12", PositionError::RankCount { expected: 5, found: 6 }),
+        ("7/6/6/6/6 w 12 12", PositionError::RankLength { rank: 5, expected: 6, found: 7 }),
+        ("6/5/6/6/6 w 12 12", PositionError::RankLength { rank: 4, expected: 6, found: 5 }),
+        ("6/6/6/6/WWWWWWW w 5 12", PositionError::RankLength { rank: 1, expected: 6, found: 7 }),
+        ("6/6/6/6/12 w 12 12", PositionError::RankLength { rank: 1, expected: 6, found: 12 }),
+        ("6/6/6/6/5X w 12 12", PositionError::BadCharacter { rank: 1, character: 'X' }),
+        ("6/6/6/6/5w w 12 12", PositionError::BadCharacter { rank: 1, character: 'w' }),
+        ("6/6/6/6/0W5 w 11 12", PositionError::ZeroRun { rank: 1 }),
+        ("6/6/6/6/6 x 12 12", PositionError::BadSide("x".into())),
+        ("6/6/6/6/6 w -1 12", PositionError::BadNumber { field: "white's hand", text: "-1".into() }),
+        ("6/6/6/6/6 w 12 1x", PositionError::BadNumber { field: "black's hand", text: "1x".into() }),
+        ("6/6/6/6/6 w 13 12", PositionError::TooManyPieces { player: Player::White, count: 13, max: 12 }),
+        ("6/6/6/6/B5 w 12 12", PositionError::TooManyPieces { player: Player::Black, count: 13, max: 12 }),
+        ("6/6/6/6/6 w 12 12 0 0", PositionError::ZeroMoveNumber),
+        ("6/6/6/6/6 w 12 12 a 1", PositionError::BadNumber { field: "plies since capture", text: "a".into() }),
+        ("6/6/6/6/6 w 99999999999 12", PositionError::BadNumber { field: "white's hand", text: "99999999999".into() }),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(r.parse_position(text).as_ref(), Err(expected), "{text:?}");
+        assert!(!expected.to_string().is_empty());
+    }
+    // The 6x6 start does not fit the standard board, and vice versa.
+    assert!(r.parse_position("6/6/6/6/6/6 w 12 12").is_err());
+    assert!(rules("6x6").parse_position("6/6/6/6/6 w 12 12").is_err());
+    // Runs of digits are one number, so a wide board needs no special case.
+    let wide = rules("rows=3,cols=8");
+    assert_eq!(wide.position_text(&pos(&wide, "8/W7/8 b 3 4")), "8/W7/8 b 3 4 0 1");
+}
+
+#[test]
+fn move_text_rejects_bad_input_with_a_reason() {
+    let r = Rules::standard();
+    let p = pos(&r, "6/6/2WB2/6/B5 w 3 3");
+    let cases = [
+        ("", "empty move"),
+        ("@", "malformed"),
+        ("c3", "malformed"),
+        ("z9z8", "'z9' is not a cell"),
+        ("c3c6", "'c6' is not a cell"),
+        ("@c3", "not empty"),
+        ("d3d4", "no white piece on d3"),
+        ("c3c5", "no such step or jump"),
+        ("c3e3e5", "multiple jumps are off"),
+        ("c3e3", "wrong removals"),
+        ("c3e3xa1xa1", "malformed"),
+        ("c3e3xb1", "wrong removals"),
+        ("c3d3", "no such step or jump"),
+    ];
+    for (text, reason) in cases {
+        let err = r.parse_move(&p, text).unwrap_err().to_string();
+        assert!(err.contains(reason), "{text:?}: {err}");
+    }
+    let none_in_hand = pos(&r, "6/6/2WB2/6/B4W w 0 3");
+    assert!(r.parse_move(&none_in_hand, "@a5").unwrap_err().to_string().contains("no piece in hand"));
+    let over = pos(&r, "6/6/2WW2/6/B5 b 0 0");
+    assert!(r.parse_move(&over, "a1a2").unwrap_err().to_string().contains("game is over"));
+}
+
+/// Random games in many variants: moves and positions survive a trip
+/// through their text, and the move counter agrees with the move list.
+#[test]
+fn notation_round_trips_and_counts_agree_in_random_games() {
+    let specs = [
+        "standard",
+        "hand-removal",
+        "6x6",
+        "classic",
+        "5x5",
+        "boxed",
+        "all-options",
+        "removal=none,win=all",
+        "mandatory_capture=true",
+        "multi_jump=true,removal=board-or-hand",
+        "multi_jump=true,jump_own=true,mandatory_capture=true,bonus_turn=true",
+        "rows=3,cols=3,pieces=4",
+        "rows=8,cols=8,pieces=20,multi_jump=true,jump_own=true",
+        "rows=7,cols=4,pieces=9,removal=board-then-hand,jump_own=true",
+    ];
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut list = MoveList::new();
+    for spec in specs {
+        let r = rules(spec);
+        for _game in 0..20 {
+            let mut p = r.start_position();
+            for _ply in 0..120 {
+                let text = r.position_text(&p);
+                assert_eq!(r.parse_position(&text), Ok(p), "{spec}: {text}");
+                if r.status(&p).is_some() {
+                    break;
+                }
+                r.legal_moves(&p, &mut list);
+                assert_eq!(list.len() as u64, r.count_legal_moves(&p), "{spec}: {text}");
+                let texts: BTreeSet<String> = list.iter().map(|m| r.move_text(m)).collect();
+                assert_eq!(texts.len(), list.len(), "{spec}: duplicate moves in {text}");
+                for m in list.iter() {
+                    assert_eq!(r.parse_move(&p, &r.move_text(m)), Ok(*m), "{spec}: {text}");
+                }
+                let m = list.as_slice()[rng.random_range(0..list.len())];
+                r.apply(&mut p, &m);
+            }
+        }
+    }
+}
+
+/// perft's shortcuts (bulk counts, placement sums) agree with plain
+/// make-every-move counting, in random middle-game positions of every kind.
+#[test]
+fn fast_perft_agrees_with_naive_perft() {
+    fn naive(r: &Rules, p: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if r.status(p).is_some() {
+            return 0;
+        }
+        let mut list = MoveList::new();
+        r.legal_moves(p, &mut list);
+        list.iter()
+            .map(|m| {
+                let mut c = *p;
+                r.apply(&mut c, m);
+                naive(r, &c, depth - 1)
+            })
+            .sum()
+    }
+    let specs = [
+        "standard",
+        "hand-removal",
+        "boxed",
+        "classic",
+        "removal=none",
+        "jump_own=true",
+        "mandatory_capture=true",
+        "bonus_turn=true",
+        "bonus_turn=true,jump_own=true,removal=board-or-hand",
+        "multi_jump=true,jump_own=true",
+        "no_moves=more-pieces,rows=4,cols=4,pieces=5",
+    ];
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut list = MoveList::new();
+    for spec in specs {
+        let r = rules(spec);
+        for _ in 0..12 {
+            let mut p = r.start_position();
+            for _ in 0..rng.random_range(4..40) {
+                if r.status(&p).is_some() {
+                    break;
+                }
+                r.legal_moves(&p, &mut list);
+                let m = list.as_slice()[rng.random_range(0..list.len())];
+                r.apply(&mut p, &m);
+            }
+            for depth in 1..=3 {
+                assert_eq!(perft(&r, &p, depth), naive(&r, &p, depth), "{spec} {} depth {depth}", r.position_text(&p));
+            }
+        }
+    }
+}
