@@ -251,30 +251,33 @@ impl EngineProcess {
         self.check_start(rules, &lines)
     }
 
-    /// Every position text found in `info string variant …` and `response …`
-    /// lines must be the runner's start position. Silence is accepted (not
-    /// every engine reports), a different position is not.
+    /// The start position the engine reports must be the runner's: the last
+    /// `info string variant …` line (earlier ones describe the rules half
+    /// set, between two `setoption`s) and the `response` to `query fen`.
+    /// Silence is accepted, since not every engine reports; a board of
+    /// another size, which does not even parse here, is a mismatch.
     fn check_start(&self, rules: &Rules, lines: &[String]) -> Result<(), EngineError> {
         let expected = rules.start_position();
-        let reports = lines.iter().filter(|l| {
-            l.starts_with("response") || l.to_ascii_lowercase().starts_with("info string variant")
-        });
+        let mismatch = |reported: String| EngineError::VariantMismatch {
+            expected: rules.position_text(&expected),
+            reported,
+        };
+        let last_variant = lines
+            .iter()
+            .rev()
+            .find(|l| l.to_ascii_lowercase().starts_with("info string variant"));
+        let responses = lines.iter().filter(|l| l.starts_with("response "));
         let mut checked = false;
-        for line in reports {
-            if let Some((pos, text)) = find_position(rules, line) {
-                checked = true;
-                if !same_position(rules, &pos, &expected) {
-                    return Err(EngineError::VariantMismatch {
-                        expected: rules.position_text(&expected),
-                        reported: text,
-                    });
+        for line in last_variant.into_iter().chain(responses) {
+            match find_position(rules, line) {
+                Some((pos, text)) if !same_position(rules, &pos, &expected) => {
+                    return Err(mismatch(text));
                 }
-            } else if line.starts_with("response") {
-                // A position of another board size does not parse here.
-                return Err(EngineError::VariantMismatch {
-                    expected: rules.position_text(&expected),
-                    reported: line.clone(),
-                });
+                Some(_) => checked = true,
+                None if line.split_whitespace().any(|t| t.contains('/')) => {
+                    return Err(mismatch(line.clone()));
+                }
+                None => {}
             }
         }
         if !checked {
