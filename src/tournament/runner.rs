@@ -25,14 +25,6 @@ use std::sync::mpsc::{self, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Game pairs needed before an SPRT decision stops the run. While every
-/// pair so far scored the same, the sample variance is near zero (empty bins
-/// are only regularised by 1e-3) and the normal approximation crosses a bound
-/// after a single pair (LLR 3.8 for one won pair in a 0–10 test). A floor of
-/// ten pairs keeps one lucky start from ending a run; it is a floor, not a
-/// cure: ten identical pairs still decide.
-pub const MIN_SPRT_PAIRS: u64 = 10;
-
 /// One played game.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
@@ -107,7 +99,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchReport> {
             progress.update(games.len(), &tallies[0]);
             if let Some(test) = &config.sprt {
                 let result = tallies[0].sprt(test);
-                if result.decision.is_some() && tallies[0].pairs.pairs() >= MIN_SPRT_PAIRS {
+                if result.decision.is_some() {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
                 sprt = Some(result);

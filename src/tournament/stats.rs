@@ -27,6 +27,10 @@ const Z_95: f64 = 1.959_963_984_540_054;
 /// has no visible effect once a few dozen games have been played.
 const EMPTY_BIN_COUNT: f64 = 1e-3;
 
+/// Pseudo-count added to every bin by the guard of [`Sprt::pentanomial_guarded`]
+/// (a Jeffreys-style prior: half a sample per outcome).
+const PRIOR_BIN_COUNT: f64 = 0.5;
+
 /// Result of one game from engine A's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -260,6 +264,25 @@ impl Sprt {
     /// Evaluates the test on game pairs, as fishtest does for paired openings.
     pub fn pentanomial(&self, counts: &Pentanomial) -> SprtResult {
         self.evaluate(&Pentanomial::VALUES, &counts.counts())
+    }
+
+    /// [`Sprt::pentanomial`], but a decision counts only if the LLR computed
+    /// with half a pair added to every bin crosses the same bound.
+    ///
+    /// Why: while every pair so far scored the same (deterministic engines
+    /// often draw or split every pair), the sample variance is nearly zero
+    /// and the fishtest LLR crosses a bound after one pair, or reaches -20
+    /// after eleven 1–1 pairs. The prior keeps the variance honest on small
+    /// samples and fades as pairs accumulate, so long runs decide exactly as
+    /// fishtest does. The reported LLR is fishtest's.
+    pub fn pentanomial_guarded(&self, counts: &Pentanomial) -> SprtResult {
+        let mut result = self.pentanomial(counts);
+        let smoothed = counts.counts().map(|c| c + PRIOR_BIN_COUNT);
+        let guard = self.evaluate(&Pentanomial::VALUES, &smoothed);
+        if guard.decision != result.decision {
+            result.decision = None;
+        }
+        result
     }
 
     /// Van den Bergh's normal approximation to the generalised LLR (fishtest's
@@ -598,6 +621,38 @@ mod tests {
         let weak = FISHTEST.pentanomial(&Pentanomial([200, 500, 800, 400, 100]));
         assert!(weak.llr < weak.lower);
         assert_eq!(weak.decision, Some(Hypothesis::H0));
+    }
+
+    #[test]
+    fn guarded_sprt_ignores_degenerate_samples_but_agrees_on_real_ones() {
+        let test = Sprt {
+            elo1: 10.0,
+            ..FISHTEST
+        };
+        // One won pair, and eleven split pairs: fishtest decides, the guard not.
+        let one = Pentanomial([0, 0, 0, 0, 1]);
+        assert_eq!(test.pentanomial(&one).decision, Some(Hypothesis::H1));
+        assert_eq!(test.pentanomial_guarded(&one).decision, None);
+        let even = Pentanomial([0, 0, 11, 0, 0]);
+        assert!(test.pentanomial(&even).llr < -20.0);
+        assert_eq!(test.pentanomial_guarded(&even).decision, None);
+        assert_eq!(
+            test.pentanomial_guarded(&even).llr,
+            test.pentanomial(&even).llr
+        );
+        // An engine that loses every pair is still caught within 20 pairs.
+        assert_eq!(
+            test.pentanomial_guarded(&Pentanomial([0, 0, 0, 0, 20]))
+                .decision,
+            Some(Hypothesis::H1)
+        );
+        for counts in [[100, 400, 800, 500, 200], [200, 500, 800, 400, 100]] {
+            let p = Pentanomial(counts);
+            assert_eq!(
+                FISHTEST.pentanomial_guarded(&p).decision,
+                FISHTEST.pentanomial(&p).decision
+            );
+        }
     }
 
     #[test]
