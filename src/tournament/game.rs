@@ -198,10 +198,9 @@ pub fn play(
         .game(rules)
         .expect("openings are checked when loaded");
     let mut moves: Vec<String> = game.moves().iter().map(|m| rules.move_text(m)).collect();
-    let mut position_cmd = format!("position {} moves", opening.base_command());
+    let mut position_cmd = format!("position {}", opening.base_command());
     for mv in &moves {
-        position_cmd.push(' ');
-        position_cmd.push_str(mv);
+        append_move(&mut position_cmd, mv);
     }
     let base = match timing.control {
         TimeControl::Clock { base_ms, .. } => base_ms,
@@ -233,13 +232,22 @@ pub fn play(
                     .parse_move(game.position(), &text)
                     .expect("one_move returns checked moves");
                 game.play(&mv);
-                position_cmd.push(' ');
-                position_cmd.push_str(&text);
+                append_move(&mut position_cmd, &text);
                 moves.push(text);
                 scores.push(side, score);
             }
         }
     }
+}
+
+/// Extends `position …` by one move; the `moves` keyword comes with the
+/// first, since strict engines may reject `moves` followed by nothing.
+fn append_move(position_cmd: &mut String, mv: &str) {
+    if !position_cmd.contains(" moves") {
+        position_cmd.push_str(" moves");
+    }
+    position_cmd.push(' ');
+    position_cmd.push_str(mv);
 }
 
 /// The end by the rules first (the rules' result stands even when the
