@@ -71,9 +71,9 @@ fn every_misbehaviour_loses_for_its_reason_and_the_match_goes_on() {
         "--concurrency",
         "3",
         "--tc",
-        "0.4+0.01",
+        "1+0.01",
         "--timeout-margin",
-        "100",
+        "200",
     ]));
     let report = play(&args);
     assert_eq!(report.games.len(), 12, "every scheduled game is played");

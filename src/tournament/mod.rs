@@ -67,11 +67,19 @@ pub fn summary(config: &MatchConfig, report: &MatchReport) -> String {
 }
 
 /// Statistics of a records file: one tally per pair of engine names, from
-/// the side of the engine first seen as White. Games sharing a `Pair` tag
-/// are the two colours of one opening.
+/// the side of the engine that is White in the pairing's first game. Games
+/// are taken in `Game` tag order, not file order (concurrent games finish
+/// out of order), so a rescore reports the same way round as the live run.
+/// Games sharing a `Pair` tag are the two colours of one opening.
 pub fn rescore(text: &str) -> Result<Vec<PairTally>> {
+    let mut games = GameRecord::parse_all(text)?;
+    games.sort_by_key(|g| {
+        g.tag("Game")
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(u64::MAX)
+    });
     let mut tallies: Vec<PairTally> = Vec::new();
-    for (i, game) in GameRecord::parse_all(text)?.iter().enumerate() {
+    for (i, game) in games.iter().enumerate() {
         let (Some(white), Some(black)) = (game.tag("White"), game.tag("Black")) else {
             bail!("game {} has no White or Black tag", i + 1);
         };
