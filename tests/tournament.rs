@@ -120,7 +120,7 @@ fn a_silent_engine_without_a_clock_is_hung() {
 fn same_seed_same_games_and_records_replay_and_rescore() {
     let pgn = std::env::temp_dir().join(format!("yote-match-{}.pgn", std::process::id()));
     let _ = std::fs::remove_file(&pgn);
-    let run = |seed: &str, pgn: Option<&std::path::Path>| {
+    let run = |seed: &str, concurrency: &str, pgn: Option<&std::path::Path>| {
         let mut args = strings(&[
             "--engine",
             &engine("a", "--seed 1"),
@@ -133,7 +133,7 @@ fn same_seed_same_games_and_records_replay_and_rescore() {
             "--games",
             "16",
             "--concurrency",
-            "2",
+            concurrency,
             "--opening-plies",
             "6",
             "--seed",
@@ -144,9 +144,9 @@ fn same_seed_same_games_and_records_replay_and_rescore() {
         }
         play(&args)
     };
-    let first = run("7", Some(&pgn));
-    let again = run("7", None);
-    let other = run("8", None);
+    let first = run("7", "2", Some(&pgn));
+    let again = run("7", "1", None);
+    let other = run("8", "2", None);
     let games = |r: &MatchReport| -> Vec<(Vec<String>, String)> {
         r.games
             .iter()

@@ -2,6 +2,7 @@
 //! after every game; into a file or pipe it is printed every few games so a
 //! log stays readable.
 
+use super::stats::SprtResult;
 use super::tally::PairTally;
 use std::io::{IsTerminal, Write};
 
@@ -23,8 +24,8 @@ impl Progress {
     }
 
     /// Shows games done and the first pairing's score and Elo (the pairing a
-    /// two-engine match or a gauntlet is about).
-    pub fn update(&self, done: usize, main: &PairTally) {
+    /// two-engine match or a gauntlet is about), and the LLR of a running SPRT.
+    pub fn update(&self, done: usize, main: &PairTally, sprt: Option<&SprtResult>) {
         if !self.enabled
             || (!self.terminal && !done.is_multiple_of(self.every) && done != self.total)
         {
@@ -35,8 +36,11 @@ impl Progress {
             None => "Elo n/a".to_string(),
         };
         let g = &main.games;
+        let llr = sprt.map_or(String::new(), |r| {
+            format!(" LLR {:.2} ({:.2}, {:.2})", r.llr, r.lower, r.upper)
+        });
         let line = format!(
-            "[{done}/{}] {} vs {}: +{} ={} -{} ({:.1}%) {elo}",
+            "[{done}/{}] {} vs {}: +{} ={} -{} ({:.1}%) {elo}{llr}",
             self.total,
             main.a,
             main.b,

@@ -96,7 +96,6 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchReport> {
                     .context("writing the records file")?;
             }
             games.push(played);
-            progress.update(games.len(), &tallies[0]);
             if let Some(test) = &config.sprt {
                 let result = tallies[0].sprt(test);
                 if result.decision.is_some() {
@@ -104,6 +103,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchReport> {
                 }
                 sprt = Some(result);
             }
+            progress.update(games.len(), &tallies[0], sprt.as_ref());
         }
         Ok(())
     })?;
