@@ -6,7 +6,7 @@
 
 use super::engine_process::{Dialect, EngineError, EngineProcess, MATE_SCORE};
 use super::openings::Opening;
-use crate::rules::{Game, GameEnd, MoveError, Outcome, Player, Rules};
+use crate::rules::{Game, GameEnd, Move, MoveError, Outcome, Player, Rules};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -227,10 +227,8 @@ pub fn play(
                     failed: Some(side),
                 };
             }
-            Ok((text, score)) => {
-                let mv = rules
-                    .parse_move(game.position(), &text)
-                    .expect("one_move returns checked moves");
+            Ok((mv, score)) => {
+                let text = rules.move_text(&mv);
                 game.play(&mv);
                 append_move(&mut position_cmd, &text);
                 moves.push(text);
@@ -275,8 +273,8 @@ fn verdict(
     }
 }
 
-/// Asks the side to move for its move and checks it: the canonical move
-/// text and the engine's score, or the forfeit.
+/// Asks the side to move for its move and checks it: the legal move and
+/// the engine's score, or the forfeit.
 fn one_move(
     engine: &mut EngineProcess,
     game: &Game,
@@ -284,7 +282,7 @@ fn one_move(
     timing: &Timing,
     clocks: &mut Clocks,
     side: Player,
-) -> Result<(String, Option<i32>), Forfeit> {
+) -> Result<(Move, Option<i32>), Forfeit> {
     let (go, allowed) = go_command(engine.dialect(), timing, clocks, side);
     let clocked = !matches!(
         timing.control,
@@ -305,8 +303,8 @@ fn one_move(
         let left = &mut clocks.left[side.index()];
         *left = left.saturating_sub(reply.elapsed.as_millis() as u64) + inc_ms;
     }
-    let text = check_move(game, &reply.tokens)?;
-    Ok((text, reply.score))
+    let mv = check_move(game, &reply.tokens)?;
+    Ok((mv, reply.score))
 }
 
 /// The `go` command for the side to move, and how long it may take before it
@@ -340,8 +338,8 @@ fn go_command(
 }
 
 /// The referee: the reply must be `bestmove <move> [ponder <move>]` with a
-/// legal move; the canonical text of that move is returned.
-fn check_move(game: &Game, tokens: &[String]) -> Result<String, Forfeit> {
+/// legal move, which is returned.
+fn check_move(game: &Game, tokens: &[String]) -> Result<Move, Forfeit> {
     let reply = || format!("bestmove {}", tokens.join(" "));
     let well_formed = match tokens {
         [_] => true,
@@ -351,9 +349,8 @@ fn check_move(game: &Game, tokens: &[String]) -> Result<String, Forfeit> {
     if !well_formed {
         return Err(Forfeit::MalformedReply(format!("'{}'", reply())));
     }
-    let rules = game.rules();
-    match rules.parse_move(game.position(), &tokens[0]) {
-        Ok(mv) => Ok(rules.move_text(&mv)),
+    match game.rules().parse_move(game.position(), &tokens[0]) {
+        Ok(mv) => Ok(mv),
         Err(e @ MoveError::Illegal { .. }) => Err(Forfeit::IllegalMove(e.to_string())),
         Err(e) => Err(Forfeit::MalformedReply(format!("'{}': {e}", reply()))),
     }
@@ -442,7 +439,7 @@ mod tests {
         let game = Game::new(Rules::standard());
         let check = |tokens: &[&str]| {
             let owned: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
-            check_move(&game, &owned)
+            check_move(&game, &owned).map(|mv| game.rules().move_text(&mv))
         };
         assert_eq!(check(&["@c3"]), Ok("@c3".to_string()));
         assert_eq!(check(&["@c3", "ponder", "@d4"]), Ok("@c3".to_string()));
