@@ -31,8 +31,9 @@ impl std::ops::Deref for MatchArgs {
 #[derive(Args, Debug, Clone)]
 pub struct MatchOptions {
     /// An engine: comma-separated key=value items. Keys: name, cmd (the
-    /// program and its arguments, split at spaces), dir (working directory),
-    /// proto (ugi or uci; default ugi), option.<Name>=<value> (a setoption).
+    /// program and its arguments, split at spaces), arg (one more argument,
+    /// kept whole), dir (working directory), proto (ugi or uci; default ugi),
+    /// option.<Name>=<value> (a setoption).
     /// Example: `name=rnd,cmd=target/release/yote,option.Style=random`.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
