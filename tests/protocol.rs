@@ -751,3 +751,21 @@ fn bullet_game(swap: bool) -> (bool, usize, i64) {
     }
     (false, moves.len(), least)
 }
+
+#[test]
+fn exec_runs_commands_given_as_arguments() {
+    let out = std::process::Command::new(support::BIN)
+        .args([
+            "exec",
+            "position startpos moves @c3",
+            "query fen",
+            "go depth 2",
+        ])
+        .output()
+        .expect("run yote exec");
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "response 6/6/2W3/6/6 b 11 12 1 1");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{stdout}");
+}

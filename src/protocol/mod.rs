@@ -60,6 +60,21 @@ pub fn run(mut input: impl BufRead, out: Output) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Runs protocol commands given up front (`yote exec …`), then exits. Unlike
+/// end of input in the interactive loop, a `go` with limits is allowed to
+/// finish, so `yote exec "go depth 6"` prints a real `bestmove`.
+pub fn run_commands(commands: &[String]) -> anyhow::Result<()> {
+    let mut session = Session::new(Output::stdout());
+    for command in commands {
+        if session.handle(command) == Flow::Quit {
+            break;
+        }
+    }
+    session.finish_commands();
+    session.quit();
+    Ok(())
+}
+
 enum Line {
     Text,
     TooLong,

@@ -165,6 +165,15 @@ impl SearchControl {
         }
     }
 
+    /// The end of a one-shot command list: a search with limits runs to its
+    /// end, one that would wait for `stop` (infinite, ponder) is stopped.
+    pub fn finish_commands(&mut self) {
+        if lock(&self.shared).hold {
+            self.stop();
+        }
+        self.engine.wait();
+    }
+
     /// `quit`/end of input: stops the search, prints its `bestmove`, and
     /// waits for its thread so nothing is printed after we return.
     pub fn shutdown(&mut self) {

@@ -87,6 +87,11 @@ impl Session {
         self.search.shutdown();
     }
 
+    /// Ends a one-shot run: lets a limited search finish first.
+    pub fn finish_commands(&mut self) {
+        self.search.finish_commands();
+    }
+
     fn print(&self, lines: Vec<String>) {
         self.out.lines(lines.iter().map(String::as_str));
     }
