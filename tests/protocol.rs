@@ -275,6 +275,24 @@ fn ponder_then_ponderhit() {
     assert_eq!(e.bestmove().pop().unwrap().split(' ').count(), 2);
 }
 
+/// After `ponderhit` the clock given with `go ponder` applies from then on.
+#[test]
+fn ponderhit_starts_the_clock() {
+    let mut e = started("ugi");
+    e.ask("position startpos moves @c3 @d3");
+    e.send("go ponder p1time 1000 p2time 1000");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")));
+    let hit = Instant::now();
+    e.send("ponderhit");
+    e.bestmove();
+    assert!(
+        hit.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        hit.elapsed()
+    );
+}
+
 #[test]
 fn isready_and_stop_answer_fast_during_search() {
     let mut e = started("ugi");
@@ -683,6 +701,22 @@ fn bench_stop_and_isready_latency() {
         "stop to bestmove: median {:.3} ms, max {:.3} ms (200 samples)",
         median(stop.clone()),
         max(&stop)
+    );
+    let (moves, _) = long_game(600, 7);
+    let command = format!("position startpos moves {}", moves.join(" "));
+    let mut rounds = Vec::new();
+    for _ in 0..200 {
+        let sent = Instant::now();
+        e.send(&command);
+        e.send("query p1turn");
+        e.until(|l| l.starts_with("response"));
+        rounds.push(millis(sent.elapsed()));
+    }
+    println!(
+        "position with {} moves + query: median {:.3} ms, max {:.3} ms (200 samples)",
+        moves.len(),
+        median(rounds.clone()),
+        max(&rounds)
     );
 }
 

@@ -7,6 +7,7 @@
 //! - `searching`: running searches, `info` lines, exactly one `bestmove`.
 //! - `output`: the single locked, flushed writer and the result line formats.
 //! - `display`: `d`, `eval` and `moves` text.
+//! - `watchdog`: enforces the hard time limit of timed searches.
 //! - this file: the input loop.
 
 pub mod command;
@@ -16,6 +17,7 @@ pub mod output;
 pub mod searching;
 pub mod session;
 pub mod settings;
+pub mod watchdog;
 
 use output::Output;
 use session::{Flow, Session};

@@ -7,11 +7,16 @@
 //! thread completes the last condition (the search finished, and the
 //! `infinite`/`ponder` hold was released by `stop`/`ponderhit`), so it is
 //! printed once, and only once, whatever the order of events.
+//!
+//! A watchdog enforces the hard time limit of timed searches (also after
+//! `ponderhit`), so the clock promise holds whatever the searcher does.
 
 use super::output::{Output, bestmove_line, info_line, legal_prefix};
+use super::watchdog::Watchdog;
 use crate::rules::{Game, Move, MoveList, Position, Rules};
+use crate::search::time::TimeBudget;
 use crate::search::{
-    Engine, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
+    Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
 };
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -26,10 +31,16 @@ struct GoContext {
     /// The Ponder option at `go` time: `bestmove … ponder …` only then.
     ponder_option: bool,
     started: Instant,
+    /// For the hard time limit, computed again at `ponderhit`.
+    limits: Limits,
+    move_overhead_ms: u64,
+    ply: u32,
 }
 
 #[derive(Default)]
 struct Shared {
+    /// Numbers the searches, so a late watchdog cannot stop a newer one.
+    id: u64,
     /// From `go` until its `bestmove` is printed.
     active: bool,
     /// `go infinite`/`go ponder`: the `bestmove` waits for `stop`/`ponderhit`.
@@ -47,8 +58,11 @@ struct Shared {
 }
 
 pub struct SearchControl {
-    engine: Engine,
+    /// Shared with the watchdog, which stops overrunning searches. Lock
+    /// order: the engine before `shared`, never the other way round.
+    engine: Arc<Mutex<Engine>>,
     shared: Arc<Mutex<Shared>>,
+    watchdog: Watchdog,
     out: Output,
     /// Settings to hand the engine when it is next idle: changing them
     /// mid-search would block on the running search.
@@ -56,15 +70,27 @@ pub struct SearchControl {
     clear_pending: bool,
 }
 
-fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    shared.lock().unwrap_or_else(|e| e.into_inner())
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl SearchControl {
     pub fn new(options: SearchOptions, out: Output) -> SearchControl {
+        let engine = Arc::new(Mutex::new(Engine::new(options)));
+        let shared: Arc<Mutex<Shared>> = Arc::default();
+        let (dog_engine, dog_shared) = (Arc::clone(&engine), Arc::clone(&shared));
+        let watchdog = Watchdog::new(move |id| {
+            let engine = lock(&dog_engine);
+            let s = lock(&dog_shared);
+            if s.active && s.id == id {
+                log::debug!("watchdog: search {id} reached its hard time limit");
+                engine.stop();
+            }
+        });
         SearchControl {
-            engine: Engine::new(options),
-            shared: Arc::default(),
+            engine,
+            shared,
+            watchdog,
             out,
             pending_options: None,
             clear_pending: false,
@@ -78,7 +104,7 @@ impl SearchControl {
 
     /// New settings; applied now if idle, else before the next search.
     pub fn set_options(&mut self, options: SearchOptions) {
-        if options == *self.engine.options() {
+        if options == *lock(&self.engine).options() {
             self.pending_options = None;
             return;
         }
@@ -97,13 +123,14 @@ impl SearchControl {
         if self.is_active() {
             return;
         }
+        let mut engine = lock(&self.engine);
         if let Some(options) = self.pending_options.take() {
             // A new table size reallocates the table, which also clears it.
-            self.clear_pending &= options.hash_mb == self.engine.options().hash_mb;
-            self.engine.set_options(options);
+            self.clear_pending &= options.hash_mb == engine.options().hash_mb;
+            engine.set_options(options);
         }
         if std::mem::take(&mut self.clear_pending) {
-            self.engine.new_game();
+            engine.new_game();
         }
     }
 
@@ -120,9 +147,13 @@ impl SearchControl {
         } else {
             request.searchmoves.clone()
         };
-        {
+        let move_overhead_ms = lock(&self.engine).options().move_overhead_ms;
+        let ply = game.moves().len() as u32;
+        let started = Instant::now();
+        let id = {
             let mut s = lock(&self.shared);
             *s = Shared {
+                id: s.id + 1,
                 active: true,
                 hold: request.limits.infinite || request.limits.ponder,
                 infinite: request.limits.infinite,
@@ -131,26 +162,49 @@ impl SearchControl {
                     root,
                     allowed,
                     ponder_option,
-                    started: Instant::now(),
+                    started,
+                    limits: request.limits.clone(),
+                    move_overhead_ms,
+                    ply,
                 }),
                 ..Shared::default()
             };
+            s.id
+        };
+        match hard_limit(&request.limits, move_overhead_ms, ply) {
+            Some(limit) => self.watchdog.arm(started + limit, id),
+            None => self.watchdog.disarm(),
         }
         let (shared, out) = (Arc::clone(&self.shared), self.out.clone());
-        self.engine
-            .go(game, request, move |event| on_event(&shared, &out, event));
+        lock(&self.engine).go(game, request, move |event| on_event(&shared, &out, event));
     }
 
     /// `stop`: ends the search; its `bestmove` follows at once.
     pub fn stop(&self) {
-        self.engine.stop();
+        lock(&self.engine).stop();
         self.release(true);
     }
 
-    /// `ponderhit`: the pondering search goes on as a normal timed search.
+    /// `ponderhit`: the pondering search goes on as a normal timed search,
+    /// its clock starting now.
     pub fn ponderhit(&self) {
-        self.engine.ponderhit();
+        lock(&self.engine).ponderhit();
+        self.arm_after_ponderhit();
         self.release(false);
+    }
+
+    fn arm_after_ponderhit(&self) {
+        let s = lock(&self.shared);
+        let Some(ctx) = s.context.as_ref().filter(|c| c.limits.ponder && s.active) else {
+            return;
+        };
+        let limits = Limits {
+            ponder: false,
+            ..ctx.limits.clone()
+        };
+        if let Some(limit) = hard_limit(&limits, ctx.move_overhead_ms, ctx.ply) {
+            self.watchdog.arm(Instant::now() + limit, s.id);
+        }
     }
 
     fn release(&self, stop: bool) {
@@ -171,15 +225,20 @@ impl SearchControl {
         if lock(&self.shared).hold {
             self.stop();
         }
-        self.engine.wait();
+        lock(&self.engine).wait();
     }
 
     /// `quit`/end of input: stops the search, prints its `bestmove`, and
     /// waits for its thread so nothing is printed after we return.
     pub fn shutdown(&mut self) {
         self.stop();
-        self.engine.wait();
+        lock(&self.engine).wait();
     }
+}
+
+/// The longest a search with these limits may take (None: no time limit).
+fn hard_limit(limits: &Limits, move_overhead_ms: u64, ply: u32) -> Option<std::time::Duration> {
+    TimeBudget::new(limits, move_overhead_ms, ply).hard_deadline()
 }
 
 fn on_event(shared: &Mutex<Shared>, out: &Output, event: SearchEvent) {
