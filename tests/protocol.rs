@@ -769,12 +769,21 @@ fn bullet_game(swap: bool) -> (bool, usize, i64) {
             "go p1time {} p2time {} p1inc {INC} p2inc {INC}",
             clock[0], clock[1]
         ));
-        let best = e.bestmove().pop().unwrap();
-        clock[side] -= sent.elapsed().as_millis() as i64;
+        let lines = e.bestmove();
+        let took = sent.elapsed().as_millis() as i64;
+        let before = clock[side];
+        clock[side] -= took;
         least = least.min(clock[side]);
         if clock[side] < 0 {
+            // Tells a slow search (its own `time`) from a slow machine or pipe.
+            let searched = lines.iter().rev().find_map(|l| field(l, "time"));
+            println!(
+                "lost on time at ply {}: had {before} ms, took {took} ms, search reported {searched:?} ms",
+                moves.len()
+            );
             return (true, moves.len(), least);
         }
+        let best = lines.last().unwrap();
         clock[side] += INC;
         let text = best.split(' ').nth(1).unwrap().to_string();
         let mv = rules
