@@ -136,13 +136,9 @@ impl Session {
             Some(Err(e)) => return Err(e.to_string()),
             _ => return Err("the Variant option is missing".to_string()),
         };
+        // Resetting every rule to the preset also selects it in the combo.
         let variant = Variant::preset(&name).ok_or(format!("unknown variant {name:?}"))?;
-        self.change_rules(variant)?;
-        // Set last: the preset name also stays when rules are edited after.
-        self.options
-            .set(VARIANT, Some(&name))
-            .map_err(|e| e.to_string())?;
-        Ok(())
+        self.change_rules(variant)
     }
 
     fn set_rule(&mut self, name: &str, key: &str, value: Option<&str>) -> Result<(), String> {
