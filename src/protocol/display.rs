@@ -79,8 +79,9 @@ pub struct EvalTerm {
 
 /// The evaluation's terms. Only material is known to the protocol today: the
 /// searcher does not expose its evaluation yet. When it does (a
-/// `search::eval::explain`-like function), this is the one place to call it.
-pub fn eval_terms(pos: &Position) -> Vec<EvalTerm> {
+/// `search::eval::explain(rules, pos)` with the same term shape), this is the
+/// one place to call it.
+pub fn eval_terms(_rules: &Rules, pos: &Position) -> Vec<EvalTerm> {
     let per_side =
         |f: &dyn Fn(Player) -> u32| (100 * f(Player::White) as i32, 100 * f(Player::Black) as i32);
     let (wb, bb) = per_side(&|p| pos.pieces(p).count());
@@ -102,7 +103,7 @@ pub fn eval_terms(pos: &Position) -> Vec<EvalTerm> {
 /// `eval`: a table of terms, then the total from the side to move's view.
 pub fn eval_report(game: &Game) -> Vec<String> {
     let pos = game.position();
-    let terms = eval_terms(pos);
+    let terms = eval_terms(game.rules(), pos);
     let mut lines = vec![format!(
         "{:<18}{:>8}{:>8}{:>8}",
         "term", "white", "black", "diff"

@@ -232,9 +232,11 @@ impl Session {
             self.out.info_string(&format!("game over: {end}"));
             return self.out.line("bestmove (none)");
         }
+        #[allow(clippy::needless_update)] // see `limits`
         let request = SearchRequest {
             limits: limits(params, self.game.position().side_to_move()),
             searchmoves,
+            ..SearchRequest::default()
         };
         let ponder = self.options.get_bool(PONDER).unwrap_or(false);
         self.search.go(&self.game, request, ponder);
@@ -333,6 +335,8 @@ fn parse_in_game(game: &Game, text: &str) -> Result<Move, MoveError> {
 }
 
 /// The side to move's clock from either dialect's names.
+// The search API may grow fields (additively); they keep their defaults.
+#[allow(clippy::needless_update)]
 fn limits(params: &GoParams, side: Player) -> Limits {
     let (time, inc) = match side {
         Player::White => (params.p1time, params.p1inc),
@@ -348,5 +352,6 @@ fn limits(params: &GoParams, side: Player) -> Limits {
         mate: params.mate,
         infinite: params.infinite,
         ponder: params.ponder,
+        ..Limits::default()
     }
 }

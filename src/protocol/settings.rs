@@ -143,6 +143,8 @@ pub fn sync_rule_options(table: &mut OptionTable, variant: &Variant) -> Result<(
 }
 
 /// The searcher's settings as the table holds them.
+// The search API may grow fields (additively); they keep their defaults.
+#[allow(clippy::needless_update)]
 pub fn search_options(table: &OptionTable) -> SearchOptions {
     let d = SearchOptions::default();
     let int = |name: &str, default: u64| {
@@ -166,6 +168,7 @@ pub fn search_options(table: &OptionTable) -> SearchOptions {
             .unwrap_or(d.limit_strength),
         elo: int("UCI_Elo", d.elo.into()) as u32,
         seed: int("Seed", d.seed),
+        ..d.clone()
     }
 }
 
