@@ -38,6 +38,12 @@ enum Command {
         #[arg(default_value_t = yote::search::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
+    /// Run engine protocol commands, one per argument, then exit; e.g.
+    /// `yote exec "position startpos moves @c3" d "go depth 6"`.
+    Exec {
+        #[arg(required = true)]
+        commands: Vec<String>,
+    },
     /// Play engines against each other (see README).
     Match(yote::tournament::MatchArgs),
 }
@@ -55,6 +61,7 @@ fn main() -> Result<()> {
             println!("Nodes/second: {}", report.nodes_per_second());
             Ok(())
         }
+        Some(Command::Exec { commands }) => yote::protocol::run_commands(&commands),
         Some(Command::Match(args)) => yote::tournament::run(args),
         Some(Command::Perft {
             depth,

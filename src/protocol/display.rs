@@ -1,0 +1,177 @@
+//! Text for people: the `d` board, the `eval` breakdown and the `moves`
+//! list. None of this is parsed by GUIs, so it favours readability.
+
+use super::settings::variant_spec;
+use crate::rules::{Game, MoveList, Player, Position, Rules};
+
+/// The board with rank numbers and file letters, top rank first.
+pub fn board(rules: &Rules, pos: &Position) -> Vec<String> {
+    let geometry = rules.geometry();
+    let variant = rules.variant();
+    let files: String = (0..variant.cols)
+        .map(|f| format!(" {}", (b'a' + f) as char))
+        .collect();
+    let border = format!("  +{}+", "-".repeat(2 * usize::from(variant.cols) + 1));
+    let mut lines = vec![format!("   {files}"), border.clone()];
+    for rank in (0..variant.rows).rev() {
+        let cells: String = (0..variant.cols)
+            .map(|file| {
+                let cell = geometry.cell(file, rank);
+                match (
+                    pos.pieces(Player::White).contains(cell),
+                    pos.pieces(Player::Black).contains(cell),
+                ) {
+                    (true, _) => " W",
+                    (_, true) => " B",
+                    _ => " .",
+                }
+            })
+            .collect();
+        lines.push(format!("{} |{cells} | {}", rank + 1, rank + 1));
+    }
+    lines.push(border);
+    lines.push(format!("   {files}"));
+    lines
+}
+
+fn player_label(player: Player) -> &'static str {
+    match player {
+        Player::White => "white (player 1)",
+        Player::Black => "black (player 2)",
+    }
+}
+
+/// `d`: the board, then one `Key: value` line per fact.
+pub fn describe(game: &Game) -> Vec<String> {
+    let rules = game.rules();
+    let pos = game.position();
+    let mut lines = board(rules, pos);
+    let status = match game.status() {
+        Some(end) => format!("game over, {end}"),
+        None => "in progress".to_string(),
+    };
+    let count = |f: fn(&Position, Player) -> u32| {
+        format!(
+            "white {}, black {}",
+            f(pos, Player::White),
+            f(pos, Player::Black)
+        )
+    };
+    lines.extend([
+        format!("Position: {}", rules.position_text(pos)),
+        format!("Side to move: {}", player_label(pos.side_to_move())),
+        format!("In hand: {}", count(Position::hand)),
+        format!("On board: {}", count(|p, pl| p.pieces(pl).count())),
+        format!("Plies since capture: {}", pos.plies_since_capture()),
+        format!("Moves played: {}", game.moves().len()),
+        format!("Status: {status}"),
+        format!("Variant: {}", variant_spec(rules.variant())),
+    ]);
+    lines
+}
+
+/// One evaluation term, per player, in centipawn-like units (100 ≈ a piece).
+pub struct EvalTerm {
+    pub name: &'static str,
+    pub white: i32,
+    pub black: i32,
+}
+
+/// The evaluation's terms. Only material is known to the protocol today: the
+/// searcher does not expose its evaluation yet. When it does (a
+/// `search::eval::explain(rules, pos)` with the same term shape), this is the
+/// one place to call it.
+pub fn eval_terms(_rules: &Rules, pos: &Position) -> Vec<EvalTerm> {
+    let per_side =
+        |f: &dyn Fn(Player) -> u32| (100 * f(Player::White) as i32, 100 * f(Player::Black) as i32);
+    let (wb, bb) = per_side(&|p| pos.pieces(p).count());
+    let (wh, bh) = per_side(&|p| pos.hand(p));
+    vec![
+        EvalTerm {
+            name: "pieces on board",
+            white: wb,
+            black: bb,
+        },
+        EvalTerm {
+            name: "pieces in hand",
+            white: wh,
+            black: bh,
+        },
+    ]
+}
+
+/// `eval`: a table of terms, then the total from the side to move's view.
+pub fn eval_report(game: &Game) -> Vec<String> {
+    let pos = game.position();
+    let terms = eval_terms(game.rules(), pos);
+    let mut lines = vec![format!(
+        "{:<18}{:>8}{:>8}{:>8}",
+        "term", "white", "black", "diff"
+    )];
+    let (mut white, mut black) = (0, 0);
+    for t in &terms {
+        lines.push(format!(
+            "{:<18}{:>8}{:>8}{:>8}",
+            t.name,
+            t.white,
+            t.black,
+            t.white - t.black
+        ));
+        white += t.white;
+        black += t.black;
+    }
+    lines.push(format!(
+        "{:<18}{:>8}{:>8}{:>8}",
+        "total",
+        white,
+        black,
+        white - black
+    ));
+    let side = pos.side_to_move();
+    let total = if side == Player::White {
+        white - black
+    } else {
+        black - white
+    };
+    lines.push(format!("Evaluation: {total} cp for {}", player_label(side)));
+    if let Some(end) = game.status() {
+        lines.push(format!("The game is over: {end}"));
+    }
+    lines
+}
+
+/// `moves`: the legal moves in canonical notation, on one line.
+pub fn legal_moves_text(game: &Game) -> Option<String> {
+    let mut list = MoveList::new();
+    game.legal_moves(&mut list);
+    let rules = game.rules();
+    let texts: Vec<String> = list.iter().map(|mv| rules.move_text(mv)).collect();
+    (!texts.is_empty()).then(|| texts.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_shows_pieces_in_their_cells() {
+        let rules = Rules::standard();
+        let pos = rules.parse_position("W5/6/6/6/5B w 11 11 0 1").unwrap();
+        let lines = board(&rules, &pos);
+        assert_eq!(lines[0], "    a b c d e f");
+        assert_eq!(lines[2], "5 | W . . . . . | 5");
+        assert_eq!(lines[6], "1 | . . . . . B | 1");
+    }
+
+    #[test]
+    fn eval_is_material_from_the_movers_view() {
+        let rules = Rules::standard();
+        let pos = rules.parse_position("W5/6/6/6/5B b 11 9 0 1").unwrap();
+        let report = eval_report(&Game::from_position(rules, pos));
+        assert!(
+            report
+                .iter()
+                .any(|l| l == "Evaluation: -200 cp for black (player 2)")
+        );
+    }
+}

@@ -1,0 +1,360 @@
+//! Runs searches for the protocol: starts them, turns their reports into
+//! `info` lines, and makes sure every `go` ends in exactly one `bestmove`.
+//!
+//! The search runs on its own thread and reports through a callback, while
+//! the protocol thread keeps reading commands. What both threads touch lives
+//! in `Shared` under one mutex, and the `bestmove` is printed by whichever
+//! thread completes the last condition (the search finished, and the
+//! `infinite`/`ponder` hold was released by `stop`/`ponderhit`), so it is
+//! printed once, and only once, whatever the order of events.
+//!
+//! A watchdog enforces the hard time limit of timed searches (also after
+//! `ponderhit`), so the clock promise holds whatever the searcher does.
+
+use super::output::{Output, bestmove_line, info_line, legal_prefix};
+use super::watchdog::Watchdog;
+use crate::rules::{Game, Move, MoveList, Position, Rules};
+use crate::search::time::TimeBudget;
+use crate::search::{
+    Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
+};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// What a running `go` needs to finish its output.
+struct GoContext {
+    rules: Rules,
+    root: Position,
+    /// The root moves the search may choose from (all legal moves, or the
+    /// `searchmoves`).
+    allowed: Vec<Move>,
+    /// The Ponder option at `go` time: `bestmove … ponder …` only then.
+    ponder_option: bool,
+    started: Instant,
+    /// For the hard time limit, computed again at `ponderhit`.
+    limits: Limits,
+    move_overhead_ms: u64,
+    ply: u32,
+}
+
+#[derive(Default)]
+struct Shared {
+    /// Numbers the searches, so a late watchdog cannot stop a newer one.
+    id: u64,
+    /// From `go` until its `bestmove` is printed.
+    active: bool,
+    /// `go infinite`/`go ponder`: the `bestmove` waits for `stop`/`ponderhit`.
+    hold: bool,
+    /// `go infinite` (a `ponderhit` does not release it; only `stop` does).
+    infinite: bool,
+    /// The search's result, when it finished while `hold` was on.
+    pending: Option<SearchResult>,
+    /// The latest report for the best line (multipv 1).
+    best_line: Option<SearchInfo>,
+    /// The first PV move of the last `info` printed if it was a multipv 1
+    /// line: when it is the best move no closing line is needed.
+    last_printed_best: Option<Move>,
+    context: Option<GoContext>,
+}
+
+pub struct SearchControl {
+    /// Shared with the watchdog, which stops overrunning searches. Lock
+    /// order: the engine before `shared`, never the other way round.
+    engine: Arc<Mutex<Engine>>,
+    shared: Arc<Mutex<Shared>>,
+    watchdog: Watchdog,
+    out: Output,
+    /// Settings to hand the engine when it is next idle: changing them
+    /// mid-search would block on the running search.
+    pending_options: Option<SearchOptions>,
+    clear_pending: bool,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl SearchControl {
+    pub fn new(options: SearchOptions, out: Output) -> SearchControl {
+        let engine = Arc::new(Mutex::new(Engine::new(options)));
+        let shared: Arc<Mutex<Shared>> = Arc::default();
+        let (dog_engine, dog_shared) = (Arc::clone(&engine), Arc::clone(&shared));
+        let watchdog = Watchdog::new(move |id| {
+            let engine = lock(&dog_engine);
+            let s = lock(&dog_shared);
+            if s.active && s.id == id {
+                log::debug!("watchdog: search {id} reached its hard time limit");
+                engine.stop();
+            }
+        });
+        SearchControl {
+            engine,
+            shared,
+            watchdog,
+            out,
+            pending_options: None,
+            clear_pending: false,
+        }
+    }
+
+    /// True from `go` until its `bestmove` has been printed.
+    pub fn is_active(&self) -> bool {
+        lock(&self.shared).active
+    }
+
+    /// New settings; applied now if idle, else before the next search.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        if options == *lock(&self.engine).options() {
+            self.pending_options = None;
+            return;
+        }
+        self.pending_options = Some(options);
+        self.apply_when_idle();
+    }
+
+    /// Clears the hash and what earlier searches learned (ucinewgame,
+    /// Clear Hash); deferred like `set_options` during a search.
+    pub fn clear(&mut self) {
+        self.clear_pending = true;
+        self.apply_when_idle();
+    }
+
+    fn apply_when_idle(&mut self) {
+        if self.is_active() {
+            return;
+        }
+        let mut engine = lock(&self.engine);
+        if let Some(options) = self.pending_options.take() {
+            // A new table size reallocates the table, which also clears it.
+            self.clear_pending &= options.hash_mb == engine.options().hash_mb;
+            engine.set_options(options);
+        }
+        if std::mem::take(&mut self.clear_pending) {
+            engine.new_game();
+        }
+    }
+
+    /// Starts a search of `game` (which must not be over). The caller has
+    /// checked that no search is active.
+    pub fn go(&mut self, game: &Game, request: SearchRequest, ponder_option: bool) {
+        self.apply_when_idle();
+        let rules = game.rules().clone();
+        let root = *game.position();
+        let allowed = if request.searchmoves.is_empty() {
+            let mut list = MoveList::new();
+            game.legal_moves(&mut list);
+            list.iter().copied().collect()
+        } else {
+            request.searchmoves.clone()
+        };
+        let move_overhead_ms = lock(&self.engine).options().move_overhead_ms;
+        let ply = game.moves().len() as u32;
+        let started = Instant::now();
+        let id = {
+            let mut s = lock(&self.shared);
+            *s = Shared {
+                id: s.id + 1,
+                active: true,
+                hold: request.limits.infinite || request.limits.ponder,
+                infinite: request.limits.infinite,
+                context: Some(GoContext {
+                    rules,
+                    root,
+                    allowed,
+                    ponder_option,
+                    started,
+                    limits: request.limits.clone(),
+                    move_overhead_ms,
+                    ply,
+                }),
+                ..Shared::default()
+            };
+            s.id
+        };
+        match hard_limit(&request.limits, move_overhead_ms, ply) {
+            Some(limit) => self.watchdog.arm(started + limit, id),
+            None => self.watchdog.disarm(),
+        }
+        let (shared, out) = (Arc::clone(&self.shared), self.out.clone());
+        lock(&self.engine).go(game, request, move |event| on_event(&shared, &out, event));
+    }
+
+    /// `stop`: ends the search; its `bestmove` follows at once.
+    pub fn stop(&self) {
+        lock(&self.engine).stop();
+        self.release(true);
+    }
+
+    /// `ponderhit`: the pondering search goes on as a normal timed search,
+    /// its clock starting now.
+    pub fn ponderhit(&self) {
+        lock(&self.engine).ponderhit();
+        self.arm_after_ponderhit();
+        self.release(false);
+    }
+
+    fn arm_after_ponderhit(&self) {
+        let s = lock(&self.shared);
+        let Some(ctx) = s.context.as_ref().filter(|c| c.limits.ponder && s.active) else {
+            return;
+        };
+        let limits = Limits {
+            ponder: false,
+            ..ctx.limits.clone()
+        };
+        if let Some(limit) = hard_limit(&limits, ctx.move_overhead_ms, ctx.ply) {
+            self.watchdog.arm(Instant::now() + limit, s.id);
+        }
+    }
+
+    fn release(&self, stop: bool) {
+        let mut s = lock(&self.shared);
+        if stop || !s.infinite {
+            s.hold = false;
+        }
+        if !s.hold
+            && let Some(result) = s.pending.take()
+        {
+            finish(&mut s, &self.out, result);
+        }
+    }
+
+    /// The end of a one-shot command list: a search with limits runs to its
+    /// end, one that would wait for `stop` (infinite, ponder) is stopped.
+    pub fn finish_commands(&mut self) {
+        if lock(&self.shared).hold {
+            self.stop();
+        }
+        lock(&self.engine).wait();
+    }
+
+    /// `quit`/end of input: stops the search, prints its `bestmove`, and
+    /// waits for its thread so nothing is printed after we return.
+    pub fn shutdown(&mut self) {
+        self.stop();
+        lock(&self.engine).wait();
+    }
+}
+
+/// The longest a search with these limits may take (None: no time limit).
+fn hard_limit(limits: &Limits, move_overhead_ms: u64, ply: u32) -> Option<std::time::Duration> {
+    TimeBudget::new(limits, move_overhead_ms, ply).hard_deadline()
+}
+
+fn on_event(shared: &Mutex<Shared>, out: &Output, event: SearchEvent) {
+    let mut s = lock(shared);
+    match event {
+        SearchEvent::Info(info) => report(&mut s, out, info),
+        SearchEvent::Done(result) if s.hold => s.pending = Some(result),
+        SearchEvent::Done(result) => finish(&mut s, out, result),
+    }
+}
+
+fn report(s: &mut Shared, out: &Output, info: SearchInfo) {
+    let Some(ctx) = &s.context else { return };
+    let pv = legal_prefix(&ctx.rules, &ctx.root, &info.pv);
+    out.line(&info_line(&info, &pv, &ctx.rules));
+    s.last_printed_best = None;
+    if info.multipv <= 1 {
+        s.last_printed_best = pv.first().copied();
+        s.best_line = Some(SearchInfo { pv, ..info });
+    }
+}
+
+/// Prints the closing `info` line (when the last one printed does not
+/// already show the chosen move with a score) and the `bestmove`.
+fn finish(s: &mut Shared, out: &Output, result: SearchResult) {
+    let Some(ctx) = s.context.take() else { return };
+    s.active = false;
+    let best = checked_best(&ctx, result.best);
+    let ponder = best.and_then(|b| ponder_move(&ctx, s.best_line.as_ref(), &result, b));
+    let mut lines = Vec::new();
+    if let Some(b) = best
+        && s.last_printed_best != Some(b)
+    {
+        let info = closing_info(&ctx, s.best_line.take(), &result, b, ponder);
+        let pv = legal_prefix(&ctx.rules, &ctx.root, &info.pv);
+        lines.push(info_line(&info, &pv, &ctx.rules));
+    }
+    let shown_ponder = ponder.filter(|_| ctx.ponder_option);
+    lines.push(bestmove_line(
+        best.as_ref(),
+        shown_ponder.as_ref(),
+        &ctx.rules,
+    ));
+    out.lines(lines.iter().map(String::as_str));
+}
+
+/// The search's move if it is one it was allowed to play; otherwise (a
+/// searcher bug) the first allowed move, because an illegal `bestmove`
+/// forfeits the game.
+fn checked_best(ctx: &GoContext, best: Option<Move>) -> Option<Move> {
+    match best {
+        Some(b) if ctx.allowed.contains(&b) => Some(b),
+        other => {
+            if let Some(b) = other {
+                log::error!(
+                    "search returned an illegal move {}",
+                    ctx.rules.move_text(&b)
+                );
+            }
+            ctx.allowed.first().copied()
+        }
+    }
+}
+
+/// The reply to ponder on: the search's choice, or the second PV move.
+/// Only an opponent's move qualifies: after a bonus-turn capture the next
+/// move is our own, and there is nothing to ponder.
+fn ponder_move(
+    ctx: &GoContext,
+    line: Option<&SearchInfo>,
+    result: &SearchResult,
+    best: Move,
+) -> Option<Move> {
+    let from_pv = line
+        .filter(|l| l.pv.first() == Some(&best))
+        .and_then(|l| l.pv.get(1).copied());
+    let candidate = result.ponder.or(from_pv)?;
+    let mut after = ctx.root;
+    ctx.rules.apply(&mut after, &best);
+    if after.side_to_move() == ctx.root.side_to_move() || ctx.rules.status(&after).is_some() {
+        return None;
+    }
+    let mut list = MoveList::new();
+    ctx.rules.legal_moves(&after, &mut list);
+    list.contains(&candidate).then_some(candidate)
+}
+
+/// A last `info` line for the chosen move: the search's own figures when its
+/// best line starts with that move, else the best known score with the move
+/// (and ponder move) as the PV.
+fn closing_info(
+    ctx: &GoContext,
+    line: Option<SearchInfo>,
+    result: &SearchResult,
+    best: Move,
+    ponder: Option<Move>,
+) -> SearchInfo {
+    let elapsed = ctx.started.elapsed();
+    let time_ms = elapsed.as_millis() as u64;
+    let mut info = line.unwrap_or(SearchInfo {
+        depth: 0,
+        seldepth: 0,
+        multipv: 1,
+        score: Score::Cp(0),
+        nodes: 0,
+        nps: 0,
+        time_ms: 0,
+        hashfull: 0,
+        pv: Vec::new(),
+    });
+    if info.pv.first() != Some(&best) {
+        info.pv = std::iter::once(best).chain(ponder).collect();
+    }
+    info.multipv = 1;
+    info.nodes = info.nodes.max(result.nodes);
+    info.time_ms = time_ms;
+    info.nps = (u128::from(info.nodes) * 1000 / u128::from(time_ms.max(1))) as u64;
+    info
+}

@@ -1,0 +1,357 @@
+//! The engine's state between commands — options, rules, the current game,
+//! the searcher — and what each command does to it.
+//!
+//! Every command either succeeds completely or changes nothing and says why
+//! in one `info string error: …` line; that is what lets a GUI recover from
+//! its own mistakes without restarting the engine.
+
+use super::command::{Command, GoParams, PositionBase, Query};
+use super::display;
+use super::options::{OptionTable, OptionValue};
+use super::output::Output;
+use super::searching::SearchControl;
+use super::settings::{self, CLEAR_HASH, PONDER, VARIANT};
+use crate::rules::{self, Game, Move, MoveError, Outcome, Player, Rules, Variant};
+use crate::search::{Limits, SearchRequest, bench};
+use std::time::Instant;
+
+/// Whether the input loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Session {
+    out: Output,
+    options: OptionTable,
+    rules: Rules,
+    game: Game,
+    /// False until a `position` command (and again after a rule change or a
+    /// new game), so `go` can point out that it searches the start position.
+    position_given: bool,
+    search: SearchControl,
+}
+
+impl Session {
+    pub fn new(out: Output) -> Session {
+        let options = settings::option_table();
+        let rules = Rules::standard();
+        Session {
+            search: SearchControl::new(settings::search_options(&options), out.clone()),
+            game: Game::new(rules.clone()),
+            out,
+            options,
+            rules,
+            position_given: false,
+        }
+    }
+
+    /// Executes one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        log::debug!("<< {line}");
+        match super::command::parse(line) {
+            Ok(command) => self.execute(command),
+            Err(e) => {
+                self.out.error(&e.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => self.handshake("uciok"),
+            Command::Ugi => self.handshake("ugiok"),
+            Command::IsReady => self.out.line("readyok"),
+            Command::NewGame => self.new_game(),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { base, moves } => self.set_position(&base, &moves),
+            Command::Go(params) => self.go(&params),
+            Command::Stop => self.search.stop(),
+            Command::PonderHit => self.search.ponderhit(),
+            Command::Quit => return Flow::Quit,
+            Command::Query(query) => self.query(&query),
+            Command::Display => self.print(display::describe(&self.game)),
+            Command::Eval => self.print(display::eval_report(&self.game)),
+            Command::Moves => self.moves(),
+            Command::Bench { depth } => self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
+            Command::Perft { depth } => self.perft(depth),
+            Command::Empty => {}
+        }
+        Flow::Continue
+    }
+
+    /// Stops a running search (printing its `bestmove`) before exiting.
+    pub fn quit(&mut self) {
+        self.search.shutdown();
+    }
+
+    /// Ends a one-shot run: lets a limited search finish first.
+    pub fn finish_commands(&mut self) {
+        self.search.finish_commands();
+    }
+
+    fn print(&self, lines: Vec<String>) {
+        self.out.lines(lines.iter().map(String::as_str));
+    }
+
+    fn handshake(&self, ok: &str) {
+        let mut lines = vec![
+            format!("id name Yote {}", env!("CARGO_PKG_VERSION")),
+            "id author the Yote engine developers".to_string(),
+        ];
+        lines.extend(self.options.describe_all());
+        lines.push(ok.to_string());
+        self.print(lines);
+    }
+
+    fn new_game(&mut self) {
+        self.search.clear();
+        self.game = Game::new(self.rules.clone());
+        self.position_given = false;
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(def) = self.options.find(name) else {
+            return self.out.error(&format!("unknown option {name:?}"));
+        };
+        let canonical = def.name.clone();
+        let result = if canonical == VARIANT {
+            self.set_variant(value)
+        } else if let Some(key) = settings::rule_key(&canonical) {
+            self.set_rule(&canonical, key, value)
+        } else {
+            self.set_engine_option(&canonical, value)
+        };
+        if let Err(e) = result {
+            self.out.error(&e);
+        }
+    }
+
+    fn set_variant(&mut self, value: Option<&str>) -> Result<(), String> {
+        let parsed = self.options.find(VARIANT).map(|d| d.parse_value(value));
+        let name = match parsed {
+            Some(Ok(OptionValue::Text(name))) => name,
+            Some(Err(e)) => return Err(e.to_string()),
+            _ => return Err("the Variant option is missing".to_string()),
+        };
+        // Resetting every rule to the preset also selects it in the combo.
+        let variant = Variant::preset(&name).ok_or(format!("unknown variant {name:?}"))?;
+        self.change_rules(variant)
+    }
+
+    fn set_rule(&mut self, name: &str, key: &str, value: Option<&str>) -> Result<(), String> {
+        let def = self.options.find(name).ok_or("no such rule option")?;
+        let parsed = def.parse_value(value).map_err(|e| e.to_string())?;
+        let mut variant = *self.rules.variant();
+        variant
+            .set(key, &settings::value_text(&parsed))
+            .map_err(|e| format!("option {name}: {e}"))?;
+        self.change_rules(variant)
+            .map_err(|e| format!("option {name}: {e}"))
+    }
+
+    /// Installs new rules (if valid), shows them to the GUI and resets the
+    /// game to their start position.
+    fn change_rules(&mut self, variant: Variant) -> Result<(), String> {
+        let rules = Rules::new(variant).map_err(|e| e.to_string())?;
+        settings::sync_rule_options(&mut self.options, &variant).map_err(|e| e.to_string())?;
+        self.game = Game::new(rules.clone());
+        self.position_given = false;
+        self.out.info_string(&format!(
+            "variant {} startpos {}",
+            settings::variant_spec(&variant),
+            rules.position_text(&rules.start_position())
+        ));
+        self.rules = rules;
+        Ok(())
+    }
+
+    fn set_engine_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let stored = self.options.set(name, value).map_err(|e| e.to_string())?;
+        if name == CLEAR_HASH && stored == OptionValue::Pressed {
+            self.search.clear();
+        } else {
+            self.search
+                .set_options(settings::search_options(&self.options));
+        }
+        Ok(())
+    }
+
+    /// All or nothing: the new game is built aside and installed only when
+    /// every move is legal. A running search keeps its own copy of the old
+    /// position, so this is safe at any time.
+    fn set_position(&mut self, base: &PositionBase, moves: &[String]) {
+        match self.build_game(base, moves) {
+            Ok(game) => {
+                self.game = game;
+                self.position_given = true;
+            }
+            Err(e) => self
+                .out
+                .error(&format!("{e}; the previous position is kept")),
+        }
+    }
+
+    fn build_game(&self, base: &PositionBase, moves: &[String]) -> Result<Game, String> {
+        let start = match base {
+            PositionBase::StartPos => self.rules.start_position(),
+            PositionBase::Fen(text) => self
+                .rules
+                .parse_position(text)
+                .map_err(|e| format!("position fen {text:?}: {e}"))?,
+        };
+        let mut game = Game::from_position(self.rules.clone(), start);
+        for (i, text) in moves.iter().enumerate() {
+            let mv =
+                parse_in_game(&game, text).map_err(|e| format!("position: move {}: {e}", i + 1))?;
+            game.play(&mv);
+        }
+        Ok(game)
+    }
+
+    fn go(&mut self, params: &GoParams) {
+        if let Some(depth) = params.perft {
+            return self.perft(depth);
+        }
+        if self.search.is_active() {
+            return self
+                .out
+                .error("go: a search is already running; send stop first");
+        }
+        let searchmoves = match self.searchmoves(&params.searchmoves) {
+            Ok(moves) => moves,
+            Err(e) => return self.out.error(&e),
+        };
+        if !self.position_given {
+            self.out
+                .info_string("no position given: searching the current (start) position");
+        }
+        if let Some(end) = self.game.status() {
+            self.out.info_string(&format!("game over: {end}"));
+            return self.out.line("bestmove (none)");
+        }
+        #[allow(clippy::needless_update)] // see `limits`
+        let request = SearchRequest {
+            limits: limits(params, self.game.position().side_to_move()),
+            searchmoves,
+            ..SearchRequest::default()
+        };
+        let ponder = self.options.get_bool(PONDER).unwrap_or(false);
+        self.search.go(&self.game, request, ponder);
+    }
+
+    fn searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
+        let mut moves = Vec::with_capacity(texts.len());
+        for text in texts {
+            let mv = self
+                .rules
+                .parse_move(self.game.position(), text)
+                .map_err(|e| format!("go searchmoves: {e}"))?;
+            if !moves.contains(&mv) {
+                moves.push(mv);
+            }
+        }
+        Ok(moves)
+    }
+
+    fn query(&self, query: &Query) {
+        let status = self.game.status();
+        let answer = match query {
+            Query::GameOver => status.is_some().to_string(),
+            Query::P1Turn => (self.game.position().side_to_move() == Player::White).to_string(),
+            Query::Result => match status.map(|end| end.outcome) {
+                None => "none",
+                Some(Outcome::Win(Player::White)) => "p1win",
+                Some(Outcome::Win(Player::Black)) => "p2win",
+                Some(Outcome::Draw) => "draw",
+            }
+            .to_string(),
+            Query::Fen => self.rules.position_text(self.game.position()),
+            Query::IsLegal(text) => parse_in_game(&self.game, text).is_ok().to_string(),
+        };
+        self.out.line(&format!("response {answer}"));
+    }
+
+    fn moves(&self) {
+        match display::legal_moves_text(&self.game) {
+            Some(list) => self.out.line(&list),
+            None => {
+                let why = self
+                    .game
+                    .status()
+                    .map_or("none".to_string(), |end| end.to_string());
+                self.out.info_string(&format!("no legal moves: {why}"));
+            }
+        }
+    }
+
+    /// Runs in the foreground like Stockfish's: the output is one block and
+    /// the next command is read only once it is done.
+    fn perft(&self, depth: u32) {
+        let start = Instant::now();
+        let pos = self.game.position();
+        let split = rules::divide(&self.rules, pos, depth);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            split.iter().map(|(_, n)| n).sum()
+        };
+        let mut lines: Vec<String> = split
+            .iter()
+            .map(|(mv, n)| format!("{}: {n}", self.rules.move_text(mv)))
+            .collect();
+        lines.push(String::new());
+        lines.push(format!("Nodes searched: {total}"));
+        self.print(lines);
+        log::info!("perft {depth}: {:.3} s", start.elapsed().as_secs_f64());
+    }
+
+    fn bench(&self, depth: u32) {
+        let report = bench::run(depth);
+        self.print(vec![
+            format!("Nodes searched: {}", report.nodes),
+            format!("Nodes/second: {}", report.nodes_per_second()),
+        ]);
+    }
+}
+
+/// Reads one move against the running game: the game must not be over (by
+/// any rule, history rules included) and the move must be legal. The
+/// history rules are looked at only when on; the position rules are checked
+/// by `parse_move` itself, so long move lists generate moves once per ply.
+fn parse_in_game(game: &Game, text: &str) -> Result<Move, MoveError> {
+    let variant = game.rules().variant();
+    if (variant.no_capture_draw > 0 || variant.repetition_draw > 0)
+        && let Some(end) = game.status()
+    {
+        return Err(MoveError::Illegal {
+            text: text.to_string(),
+            reason: format!("the game is over ({end})"),
+        });
+    }
+    game.rules().parse_move(game.position(), text)
+}
+
+/// The side to move's clock from either dialect's names.
+// The search API may grow fields (additively); they keep their defaults.
+#[allow(clippy::needless_update)]
+fn limits(params: &GoParams, side: Player) -> Limits {
+    let (time, inc) = match side {
+        Player::White => (params.p1time, params.p1inc),
+        Player::Black => (params.p2time, params.p2inc),
+    };
+    Limits {
+        time,
+        inc: inc.unwrap_or(0),
+        movestogo: params.movestogo,
+        movetime: params.movetime,
+        depth: params.depth,
+        nodes: params.nodes,
+        mate: params.mate,
+        infinite: params.infinite,
+        ponder: params.ponder,
+        ..Limits::default()
+    }
+}

@@ -1,0 +1,218 @@
+//! The engine's option table, and how option values map onto the rules
+//! (`Variant`) and the searcher (`SearchOptions`).
+//!
+//! Rule options are stored twice: as option values (what `uci` announces and
+//! GUIs display) and in the `Variant` the session plays. The variant is the
+//! truth; `sync_rule_options` copies it back into the table after a change.
+
+use super::options::{OptionDef, OptionError, OptionTable, OptionValue};
+use crate::rules::geometry::{MAX_SIZE, MIN_SIZE};
+use crate::rules::variant::{MAX_NO_CAPTURE_DRAW, MAX_PIECES, MAX_REPETITION_DRAW};
+use crate::rules::{NoMoves, Removal, Variant, WinCondition};
+use crate::search::{PlayStyle, SearchOptions};
+
+pub const VARIANT: &str = "Variant";
+pub const CLEAR_HASH: &str = "Clear Hash";
+pub const PONDER: &str = "Ponder";
+
+/// Rule options: the option name and the `Variant::set` key it edits.
+const RULE_OPTIONS: [(&str, &str); 13] = [
+    ("Rows", "rows"),
+    ("Columns", "cols"),
+    ("Pieces", "pieces"),
+    ("Removal", "removal"),
+    ("WinCondition", "win"),
+    ("NoMoves", "no_moves"),
+    ("MandatoryCapture", "mandatory_capture"),
+    ("MultiJump", "multi_jump"),
+    ("BonusTurn", "bonus_turn"),
+    ("JumpOwn", "jump_own"),
+    ("ThreeDraw", "three_draw"),
+    ("NoCaptureDraw", "no_capture_draw"),
+    ("RepetitionDraw", "repetition_draw"),
+];
+
+const STYLES: [(&str, PlayStyle); 3] = [
+    ("search", PlayStyle::Search),
+    ("random", PlayStyle::Random),
+    ("greedy", PlayStyle::Greedy),
+];
+
+pub const MAX_HASH_MB: i64 = 4096;
+
+/// The `Variant::set` key of a rule option (given its canonical name).
+pub fn rule_key(option: &str) -> Option<&'static str> {
+    RULE_OPTIONS
+        .iter()
+        .find(|(name, _)| *name == option)
+        .map(|(_, key)| *key)
+}
+
+/// A rule's current value as the text `Variant::set` reads: taken from
+/// `Variant::spec` so the two spellings can never drift apart.
+fn rule_value(variant: &Variant, key: &str) -> String {
+    variant
+        .spec()
+        .split(',')
+        .find_map(|item| item.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn names<T: std::fmt::Display>(all: &[T]) -> Vec<String> {
+    all.iter().map(ToString::to_string).collect()
+}
+
+fn combo(name: &str, default: String, vars: &[String]) -> OptionDef {
+    let vars: Vec<&str> = vars.iter().map(String::as_str).collect();
+    OptionDef::combo(name, default, &vars)
+}
+
+fn engine_options() -> Vec<OptionDef> {
+    let d = SearchOptions::default();
+    let styles: Vec<String> = STYLES.iter().map(|(n, _)| n.to_string()).collect();
+    vec![
+        OptionDef::spin("Hash", d.hash_mb as i64, 1, MAX_HASH_MB),
+        OptionDef::spin("Threads", d.threads as i64, 1, 64),
+        OptionDef::spin("MultiPV", d.multipv as i64, 1, 64),
+        OptionDef::spin("MoveOverhead", d.move_overhead_ms as i64, 0, 5000),
+        OptionDef::check(PONDER, false),
+        OptionDef::check("UCI_LimitStrength", d.limit_strength),
+        OptionDef::spin("UCI_Elo", i64::from(d.elo), 500, 3000),
+        OptionDef::spin("Seed", d.seed as i64, 0, i64::from(i32::MAX)),
+        combo("Style", "search".to_string(), &styles),
+        OptionDef::button(CLEAR_HASH),
+    ]
+}
+
+fn rule_options() -> Vec<OptionDef> {
+    let std = Variant::STANDARD;
+    let presets: Vec<String> = Variant::PRESETS
+        .iter()
+        .map(|p| p.name.to_string())
+        .collect();
+    let mut defs = vec![combo(VARIANT, "standard".to_string(), &presets)];
+    for (name, key) in RULE_OPTIONS {
+        let default = rule_value(&std, key);
+        defs.push(match key {
+            "rows" | "cols" => OptionDef::spin(
+                name,
+                default.parse().unwrap_or(5),
+                MIN_SIZE.into(),
+                MAX_SIZE.into(),
+            ),
+            "pieces" => OptionDef::spin(name, i64::from(std.pieces), 1, MAX_PIECES.into()),
+            "no_capture_draw" => OptionDef::spin(name, 0, 0, MAX_NO_CAPTURE_DRAW.into()),
+            "repetition_draw" => OptionDef::spin(name, 0, 0, MAX_REPETITION_DRAW.into()),
+            "removal" => combo(name, default, &names(Removal::ALL)),
+            "win" => combo(name, default, &names(WinCondition::ALL)),
+            "no_moves" => combo(name, default, &names(NoMoves::ALL)),
+            _ => OptionDef::check(name, default == "true"),
+        });
+    }
+    defs
+}
+
+/// Every option, engine options first, at its default.
+pub fn option_table() -> OptionTable {
+    let mut defs = engine_options();
+    defs.extend(rule_options());
+    OptionTable::new(defs).expect("the engine's option definitions are valid (unit-tested)")
+}
+
+/// The text `Variant::set` takes for a parsed option value.
+pub fn value_text(value: &OptionValue) -> String {
+    match value {
+        OptionValue::Bool(b) => b.to_string(),
+        OptionValue::Int(n) => n.to_string(),
+        OptionValue::Text(t) => t.clone(),
+        OptionValue::Pressed => String::new(),
+    }
+}
+
+/// Makes the rule options (and the `Variant` combo, when the rules equal a
+/// preset) show `variant`.
+pub fn sync_rule_options(table: &mut OptionTable, variant: &Variant) -> Result<(), OptionError> {
+    for (name, key) in RULE_OPTIONS {
+        table.set(name, Some(&rule_value(variant, key)))?;
+    }
+    if let Some(preset) = variant.preset_name() {
+        table.set(VARIANT, Some(preset))?;
+    }
+    Ok(())
+}
+
+/// The searcher's settings as the table holds them.
+// The search API may grow fields (additively); they keep their defaults.
+#[allow(clippy::needless_update)]
+pub fn search_options(table: &OptionTable) -> SearchOptions {
+    let d = SearchOptions::default();
+    let int = |name: &str, default: u64| {
+        table
+            .get_int(name)
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(default)
+    };
+    let style = table
+        .get_text("Style")
+        .and_then(|s| STYLES.iter().find(|(n, _)| *n == s))
+        .map_or(d.style, |(_, style)| *style);
+    SearchOptions {
+        hash_mb: int("Hash", d.hash_mb as u64) as usize,
+        threads: int("Threads", d.threads as u64) as usize,
+        multipv: int("MultiPV", d.multipv as u64) as usize,
+        move_overhead_ms: int("MoveOverhead", d.move_overhead_ms),
+        style,
+        limit_strength: table
+            .get_bool("UCI_LimitStrength")
+            .unwrap_or(d.limit_strength),
+        elo: int("UCI_Elo", d.elo.into()) as u32,
+        seed: int("Seed", d.seed),
+        ..d.clone()
+    }
+}
+
+/// The spec a GUI can hand back to `Variant::from_spec`: the preset name when
+/// the rules equal one (for people), then every rule spelled out (for
+/// programs, so nothing depends on knowing the presets).
+pub fn variant_spec(variant: &Variant) -> String {
+    match variant.preset_name() {
+        Some(name) => format!("{name},{}", variant.spec()),
+        None => variant.spec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_builds_with_standard_defaults() {
+        let table = option_table();
+        assert_eq!(search_options(&table), SearchOptions::default());
+        assert_eq!(table.get_int("Rows"), Some(5));
+        assert_eq!(table.get_int("columns"), Some(6));
+        assert_eq!(table.get_text("Removal"), Some("board"));
+        assert_eq!(table.get_bool("MultiJump"), Some(false));
+        assert_eq!(table.get_text("Variant"), Some("standard"));
+    }
+
+    #[test]
+    fn sync_shows_a_preset() {
+        let mut table = option_table();
+        let classic = Variant::preset("classic").unwrap();
+        sync_rule_options(&mut table, &classic).unwrap();
+        assert_eq!(table.get_text("WinCondition"), Some("capture-all"));
+        assert_eq!(table.get_bool("ThreeDraw"), Some(true));
+        assert_eq!(table.get_text("Variant"), Some("classic"));
+    }
+
+    #[test]
+    fn spec_round_trips() {
+        for preset in Variant::PRESETS {
+            let spec = variant_spec(&preset.variant);
+            assert!(spec.starts_with(preset.name));
+            assert_eq!(Variant::from_spec(&spec).unwrap(), preset.variant);
+        }
+    }
+}
