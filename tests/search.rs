@@ -355,6 +355,60 @@ fn finished_positions_have_no_move() {
     assert_eq!(result.best, None);
 }
 
+#[test]
+fn stop_ends_an_infinite_search_at_once_with_a_legal_move() {
+    let g = game("standard", "6/2W3/4B1/2B2B/3W2 w 8 9 4 6");
+    let mut engine = Engine::new(SearchOptions::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let request = SearchRequest {
+        limits: Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    engine.go(&g, request, move |e| {
+        if let SearchEvent::Done(r) = e {
+            tx.send((r, std::time::Instant::now())).unwrap();
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
+    let stopped = std::time::Instant::now();
+    engine.stop();
+    let (result, done) = rx.recv().unwrap();
+    assert!(done.duration_since(stopped) < std::time::Duration::from_millis(50));
+    let mut list = MoveList::new();
+    g.legal_moves(&mut list);
+    assert!(list.contains(&result.best.unwrap()));
+}
+
+#[test]
+fn movetime_is_respected() {
+    let g = game("standard", "6/6/6/6/6 w 12 12 0 1");
+    let request = SearchRequest {
+        limits: Limits {
+            movetime: Some(60),
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    // The table is built first: allocating it is not part of the move's time.
+    let tt = TranspositionTable::new(16);
+    let mut infos = 0;
+    let start = std::time::Instant::now();
+    let result = driver::search(
+        &g,
+        &request,
+        &SearchOptions::default(),
+        &tt,
+        &Signals::default(),
+        &mut |_| infos += 1,
+    );
+    assert!(start.elapsed() < std::time::Duration::from_millis(60 + 20));
+    assert!(result.best.is_some() && infos > 0);
+}
+
 /// Self-play of the full engine against one with a feature switched off.
 /// `YOTE_FEATURE` (tt, pvs, aspiration, qsearch, lmr, killers, history,
 /// removal_order, qs_removal_limit, full_eval), `YOTE_PAIRS` (default 20),
@@ -417,4 +471,41 @@ fn baselines_match() {
             );
         }
     }
+}
+
+/// Time to reach a fixed depth with 1 and with 2 threads (Lazy SMP), on
+/// the first `YOTE_POSITIONS` bench positions (default 6) at `YOTE_DEPTH`
+/// (default 9); the median of three runs each, fresh table every time.
+#[test]
+#[ignore]
+fn smp_time_to_depth() {
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let d: u32 = env("YOTE_DEPTH", "9").parse().unwrap();
+    let count: usize = env("YOTE_POSITIONS", "6").parse().unwrap();
+    let mut totals = [0.0f64; 2];
+    for (spec, text) in bench::POSITIONS.iter().take(count) {
+        let g = game(spec, text);
+        for (i, threads) in [1usize, 2].into_iter().enumerate() {
+            let options = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            let mut times: Vec<f64> = (0..3)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    run(&g, &depth(d), &options);
+                    start.elapsed().as_secs_f64()
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            totals[i] += times[1];
+            println!("{spec} {text} threads {threads}: {:.3} s", times[1]);
+        }
+    }
+    println!(
+        "depth {d}: 1 thread {:.2} s, 2 threads {:.2} s, speed-up {:.2}x",
+        totals[0],
+        totals[1],
+        totals[0] / totals[1]
+    );
 }

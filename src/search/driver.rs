@@ -438,7 +438,7 @@ impl MainThread<'_, '_> {
         let mate_plies = MATE - best.abs();
         if let Some(n) = self.limits.mate
             && best > MATE_BOUND
-            && mate_plies <= 2 * n as i32
+            && mate_plies < 2 * n as i32
         {
             return true;
         }
