@@ -100,11 +100,6 @@ pub fn search_with(
         counters: (0..threads).map(|_| AtomicU64::new(0)).collect(),
     };
     tt.new_search();
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as u32)
-        .min(skill.map_or(u32::MAX, |s| s.depth))
-        .clamp(1, MAX_PLY as u32 - 2) as i32;
     let job = Job {
         rules,
         root,
@@ -112,32 +107,25 @@ pub fn search_with(
         tt,
         ctl: &ctl,
         features,
-        max_depth,
+        max_depth: limits
+            .depth
+            .unwrap_or(MAX_PLY as u32)
+            .min(skill.map_or(u32::MAX, |s| s.depth))
+            .clamp(1, MAX_PLY as u32 - 2) as i32,
     };
     let report_lines = options.multipv.clamp(1, moves.len());
-    let lines = report_lines
-        .max(skill.map_or(1, |s| s.lines))
-        .min(moves.len());
-    let root_moves: Vec<RootMove> = moves.iter().map(|&m| RootMove::new(m)).collect();
-    let outcome = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let (job, root_moves) = (&job, root_moves.clone());
-            scope.spawn(move || job.helper(id, root_moves));
-        }
-        let mut main = MainThread {
-            job: &job,
-            limits,
-            budget,
-            lines,
-            report_lines,
-            on_event,
-            last_reported: None,
-        };
-        let outcome = main.run(root_moves);
-        ctl.abort.store(true, Ordering::SeqCst);
-        (outcome, main.last_reported)
-    });
-    let ((mut final_moves, depth, seldepth), last_reported) = outcome;
+    let main = MainThread {
+        job: &job,
+        limits,
+        budget,
+        lines: report_lines
+            .max(skill.map_or(1, |s| s.lines))
+            .min(moves.len()),
+        report_lines,
+        on_event,
+        last_reported: None,
+    };
+    let (mut final_moves, depth, seldepth, last_reported) = job.run_threads(main, &moves, threads);
     let chosen = skill.map_or(0, |s| s.choose(&final_moves, &mut rng));
     final_moves.swap(0, chosen);
     let best = &final_moves[0];
@@ -233,6 +221,28 @@ impl Job<'_> {
             self.features,
             self.history,
         )
+    }
+
+    /// Runs the main thread here and `threads - 1` Lazy SMP helpers beside
+    /// it; the helpers stop when the main thread is done. Returns the main
+    /// thread's root moves (best first), depth, seldepth and the first move
+    /// of the last line it reported.
+    fn run_threads(
+        &self,
+        mut main: MainThread<'_, '_>,
+        moves: &[Move],
+        threads: usize,
+    ) -> (Vec<RootMove>, i32, usize, Option<Move>) {
+        let root_moves: Vec<RootMove> = moves.iter().map(|&m| RootMove::new(m)).collect();
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let root_moves = root_moves.clone();
+                scope.spawn(move || self.helper(id, root_moves));
+            }
+            let (moves, depth, seldepth) = main.run(root_moves);
+            self.ctl.abort.store(true, Ordering::SeqCst);
+            (moves, depth, seldepth, main.last_reported)
+        })
     }
 
     /// One depth of iterative deepening over `lines` MultiPV lines, each with
