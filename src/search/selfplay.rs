@@ -90,17 +90,21 @@ impl MatchResult {
 
 impl std::fmt::Display for MatchResult {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (elo, err) = self.elo();
         write!(
             f,
-            "+{} ={} -{} ({} games): {:+.0} ± {:.0} Elo",
+            "+{} ={} -{} ({} games)",
             self.wins,
             self.draws,
             self.losses,
-            self.games(),
-            elo,
-            err
-        )
+            self.games()
+        )?;
+        // A clean sweep has no finite Elo estimate: say so rather than
+        // print the clamped number.
+        if self.wins == self.games() || self.losses == self.games() {
+            return f.write_str(": no finite Elo (every game won by one side)");
+        }
+        let (elo, err) = self.elo();
+        write!(f, ": {elo:+.0} ± {err:.0} Elo")
     }
 }
 
