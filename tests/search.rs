@@ -409,7 +409,8 @@ fn movetime_is_respected() {
     assert!(result.best.is_some() && infos > 0);
 }
 
-/// Self-play of the full engine against one with a feature switched off.
+/// Self-play of the default engine against one with a feature switched
+/// (off if it is on by default, on if it is off).
 /// `YOTE_FEATURE` (tt, pvs, aspiration, qsearch, lmr, killers, history,
 /// removal_order, qs_removal_limit, full_eval), `YOTE_PAIRS` (default 20),
 /// `YOTE_NODES` (default 20000), `YOTE_VARIANT` (default standard).
@@ -437,11 +438,14 @@ fn feature_gain() {
         "full_eval" => &mut f.full_eval,
         other => panic!("unknown feature {other}"),
     };
-    *flag = false;
+    // Features that are off by default are measured switched on.
+    *flag = !*flag;
+    let state = if *flag { "on" } else { "off" };
     let start = std::time::Instant::now();
     let result = selfplay::play_match(&rules, &full, &without, pairs, 4, 1000);
     println!(
-        "feature {feature} at {nodes} nodes, {}: {result} [{:.0} s]",
+        "default vs {feature} switched {}, {nodes} nodes/move, {}: {result} [{:.0} s]",
+        state,
         rules.variant().spec(),
         start.elapsed().as_secs_f64()
     );
