@@ -415,7 +415,7 @@ impl MainThread<'_, '_> {
                 break;
             }
             let previous = completed.0[0].clone();
-            let seldepth = moves.iter().map(|m| m.seldepth).max().unwrap_or(0) + 1;
+            let seldepth = moves.iter().map(|m| m.seldepth).max().unwrap_or(0);
             completed = (moves.clone(), depth, seldepth);
             self.report(&moves, depth, seldepth);
             if previous.mv == moves[0].mv {
