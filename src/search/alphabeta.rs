@@ -1,234 +1,713 @@
-//! Iterative deepening negamax with alpha-beta pruning.
+//! One search thread: principal-variation negamax with a transposition
+//! table, quiescence search, late-move reductions and mate-distance pruning.
+//!
+//! Bonus turns: when a capture leaves the same side on move, the child's
+//! score is already from the parent's point of view, so `child` passes the
+//! window through unchanged instead of negating it. Mate scores count plies
+//! from the root whichever side moves, so distances stay right too.
+//!
+//! Node counting: every call of `negamax`, `qsearch` and `root_search` is one
+//! node (a position the search visited), root and quiescence included.
 
-use super::time::TimeBudget;
-use super::tt::{MATE, MATE_BOUND, TranspositionTable};
-use super::{
-    PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult, Signals,
-};
-use crate::rules::{Game, Move, MoveList, Outcome, Position, Rules};
-use std::sync::atomic::Ordering;
+use super::Signals;
+use super::eval;
+use super::ordering::{self, Heuristics, OrderingFeatures};
+use super::tt::{self, Bound, MATE, TranspositionTable};
+use crate::rules::{Move, MoveList, NoMoves, Position, Rules};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-const MAX_PLY: usize = 128;
+pub use super::driver::search;
 
-struct Searcher<'a> {
-    rules: &'a Rules,
-    signals: &'a Signals,
-    start: Instant,
-    budget: TimeBudget,
-    node_limit: u64,
-    nodes: u64,
-    seldepth: u32,
-    stopped: bool,
+pub const MAX_PLY: usize = 128;
+/// Beyond every score, mates included.
+pub const INF: i32 = MATE + 1;
+/// How many removal choices per jump quiescence tries (the best by order).
+const QS_REMOVALS: u8 = 2;
+const POLL_INTERVAL: u64 = 1024;
+
+/// Search features that can be switched off, so that the self-play harness
+/// can measure what each one is worth. The default has on every feature
+/// that measured a gain (see docs/README-search.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub tt: bool,
+    pub pvs: bool,
+    pub aspiration: bool,
+    pub qsearch: bool,
+    pub lmr: bool,
+    pub killers: bool,
+    pub history: bool,
+    /// Order removal choices by which enemy piece they take.
+    pub removal_order: bool,
+    /// Quiescence tries only the best `QS_REMOVALS` removals of each jump.
+    pub qs_removal_limit: bool,
+    /// The full evaluation; off means material only.
+    pub full_eval: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            tt: true,
+            pvs: true,
+            aspiration: true,
+            qsearch: true,
+            lmr: true,
+            // Measured at -12 ± 30 Elo (200 games) with history on: not
+            // shown to gain, so off until a match shows otherwise.
+            killers: false,
+            history: true,
+            removal_order: true,
+            qs_removal_limit: true,
+            full_eval: true,
+        }
+    }
+}
+
+/// What every search thread of one `go` shares: stop flags, limits and the
+/// published node counts.
+pub struct Control<'a> {
+    pub signals: &'a Signals,
+    /// Raised by the main thread when it is done, to stop the helpers.
+    pub abort: AtomicBool,
+    pub start: Instant,
+    pub hard_deadline: Option<Duration>,
+    pub node_limit: u64,
+    /// Nodes of each thread, published every `POLL_INTERVAL` nodes.
+    pub counters: Vec<AtomicU64>,
+}
+
+impl Control<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.counters
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+/// A root move with what the last search found about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score at the current depth; -INF until searched (or when it failed
+    /// low behind a better move).
+    pub score: i32,
+    /// Score at the previous depth (aspiration windows, time management).
+    pub prev_score: i32,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INF,
+            prev_score: -INF,
+            seldepth: 0,
+            pv: vec![mv],
+        }
+    }
+}
+
+/// Jumps already seen at a node, identified by start, landing and jumped
+/// pieces: the later removal choices of the same jump are "late".
+struct JumpSet {
+    keys: [u64; 32],
+    counts: [u8; 32],
+    len: usize,
+}
+
+impl JumpSet {
+    fn new() -> JumpSet {
+        JumpSet {
+            keys: [0; 32],
+            counts: [0; 32],
+            len: 0,
+        }
+    }
+
+    /// Records one more move of `mv`'s jump; returns how many it has now.
+    fn add(&mut self, mv: &Move) -> u8 {
+        let key = mv.captured().0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ u64::from(mv.from()) << 56
+            ^ u64::from(mv.to()) << 48;
+        if let Some(i) = self.keys[..self.len].iter().position(|&k| k == key) {
+            self.counts[i] = self.counts[i].saturating_add(1);
+            return self.counts[i];
+        }
+        if self.len < self.keys.len() {
+            self.keys[self.len] = key;
+            self.counts[self.len] = 1;
+            self.len += 1;
+        }
+        1
+    }
+}
+
+pub struct Searcher<'a> {
+    pub rules: &'a Rules,
+    tt: &'a TranspositionTable,
+    ctl: &'a Control<'a>,
+    pub id: usize,
+    pub features: Features,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    /// False while the first iteration runs: it always completes, so there
+    /// is always a searched move and score to report.
+    pub can_stop: bool,
+    /// The node limit checked at every node; only the single-thread search
+    /// uses it, which is what makes `go nodes` deterministic.
+    local_node_limit: u64,
     lists: Vec<MoveList>,
-    /// Keys of the game so far and of the current search path, for repetitions.
+    scores: Vec<Vec<i32>>,
+    heuristics: Heuristics,
+    /// Repetition keys: the game so far, then the current search path.
     path: Vec<u64>,
+    pv: Vec<Move>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[u8; 64]; 64]>,
+    no_capture_draw: u32,
+    mandatory_capture: bool,
 }
 
-pub fn search(
-    game: &Game,
-    request: &SearchRequest,
-    options: &SearchOptions,
-    _tt: &TranspositionTable,
-    signals: &Signals,
-    on_event: &mut dyn FnMut(SearchEvent),
-) -> SearchResult {
-    let rules = game.rules();
-    let pos = *game.position();
-    let mut root_moves = MoveList::new();
-    game.legal_moves(&mut root_moves);
-    let mut moves: Vec<Move> = root_moves
-        .iter()
-        .copied()
-        .filter(|m| request.searchmoves.is_empty() || request.searchmoves.contains(m))
-        .collect();
-    if moves.is_empty() {
-        moves = root_moves.iter().copied().collect();
-    }
-    if moves.is_empty() {
-        wait_while_pondering(signals);
-        return SearchResult {
-            best: None,
-            ponder: None,
-            nodes: 0,
-        };
-    }
-    if options.style != PlayStyle::Search {
-        wait_while_pondering(signals);
-        return SearchResult {
-            best: Some(moves[0]),
-            ponder: None,
-            nodes: 0,
-        };
-    }
-    let limits = &request.limits;
-    let mut s = Searcher {
-        rules,
-        signals,
-        start: Instant::now(),
-        budget: TimeBudget::new(limits, options.move_overhead_ms, game.moves().len() as u32),
-        node_limit: limits.nodes.unwrap_or(u64::MAX),
-        nodes: 0,
-        seldepth: 0,
-        stopped: false,
-        lists: vec![MoveList::new(); MAX_PLY + 1],
-        path: game.keys().to_vec(),
-    };
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as u32 - 1)
-        .clamp(1, MAX_PLY as u32 - 1);
-    let mut best = moves[0];
-    for depth in 1..=max_depth {
-        let mut alpha = -MATE;
-        let mut depth_best = None;
-        for (i, mv) in moves.clone().into_iter().enumerate() {
-            let mut child = pos;
-            rules.apply(&mut child, &mv);
-            let score = s.child_score(&pos, &child, depth as i32 - 1, 1, alpha, MATE);
-            if s.stopped {
-                break;
-            }
-            if score > alpha || depth_best.is_none() {
-                alpha = score;
-                depth_best = Some(mv);
-                moves[..=i].rotate_right(1);
+impl<'a> Searcher<'a> {
+    pub fn new(
+        rules: &'a Rules,
+        tt: &'a TranspositionTable,
+        ctl: &'a Control<'a>,
+        id: usize,
+        features: Features,
+        history: &[u64],
+    ) -> Searcher<'a> {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
             }
         }
-        if s.stopped && depth > 1 {
-            break;
+        let mut path = Vec::with_capacity(history.len() + MAX_PLY + 1);
+        path.extend_from_slice(history);
+        let single_thread = ctl.counters.len() == 1;
+        Searcher {
+            rules,
+            tt,
+            ctl,
+            id,
+            features,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            can_stop: true,
+            local_node_limit: if single_thread {
+                ctl.node_limit
+            } else {
+                u64::MAX
+            },
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            heuristics: Heuristics::new(MAX_PLY),
+            path,
+            pv: vec![Move::place(0); MAX_PLY * MAX_PLY],
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+            no_capture_draw: rules.variant().no_capture_draw,
+            mandatory_capture: rules.variant().mandatory_capture,
         }
-        best = depth_best.unwrap_or(best);
-        let elapsed = s.start.elapsed();
-        on_event(SearchEvent::Info(SearchInfo {
-            depth,
-            seldepth: s.seldepth.max(depth),
-            multipv: 1,
-            score: to_score(alpha),
-            nodes: s.nodes,
-            nps: (s.nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
-            time_ms: elapsed.as_millis() as u64,
-            hashfull: 0,
-            pv: vec![best],
-        }));
-        if s.stopped
-            || alpha.abs() > MATE_BOUND
-            || s.budget.should_stop_soft(elapsed, 0, 0)
-                && !signals.pondering.load(Ordering::Relaxed)
-        {
-            break;
+    }
+
+    fn ordering_features(&self) -> OrderingFeatures {
+        OrderingFeatures {
+            killers: self.features.killers,
+            history: self.features.history,
+            removal_order: self.features.removal_order,
         }
     }
-    wait_while_pondering(signals);
-    SearchResult {
-        best: Some(best),
-        ponder: None,
-        nodes: s.nodes,
-    }
-}
 
-fn wait_while_pondering(signals: &Signals) {
-    while signals.pondering.load(Ordering::SeqCst) && !signals.stop.load(Ordering::SeqCst) {
-        std::thread::sleep(Duration::from_millis(1));
+    /// Counts a node and says whether the search must unwind now.
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if self.can_stop && self.nodes >= self.local_node_limit {
+            self.stopped = true;
+        } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.poll();
+        }
+        self.stopped
     }
-}
 
-fn to_score(score: i32) -> Score {
-    if score > MATE_BOUND {
-        Score::Mate((MATE - score + 1) / 2)
-    } else if score < -MATE_BOUND {
-        Score::Mate(-(MATE + score + 1) / 2)
-    } else {
-        Score::Cp(score)
+    /// The slow checks: signals, the clock, the shared node count.
+    fn poll(&mut self) {
+        let ctl = self.ctl;
+        ctl.counters[self.id].store(self.nodes, Ordering::Relaxed);
+        if !self.can_stop {
+            return;
+        }
+        if ctl.abort.load(Ordering::Relaxed) || ctl.signals.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.id == 0 {
+            let pondering = ctl.signals.pondering.load(Ordering::Relaxed);
+            let late = ctl
+                .hard_deadline
+                .is_some_and(|d| !pondering && ctl.start.elapsed() >= d);
+            self.stopped = late || ctl.total_nodes() >= ctl.node_limit;
+        }
     }
-}
 
-impl Searcher<'_> {
-    /// The child's value from the parent mover's view: bonus turns keep the
-    /// same side on move, so the sign flips only when the side changes.
-    fn child_score(
+    /// Publishes the final node count of this thread.
+    pub fn publish_nodes(&self) {
+        self.ctl.counters[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn eval(&self, pos: &Position) -> i32 {
+        if self.features.full_eval {
+            eval::evaluate(self.rules, pos)
+        } else {
+            eval::material(pos)
+        }
+    }
+
+    #[inline(always)]
+    fn tt_key(&self, pos: &Position) -> u64 {
+        table_key(self.no_capture_draw, pos)
+    }
+
+    /// Rules (a) and (b): a win, loss or draw by piece counts.
+    #[inline(always)]
+    fn piece_end(&self, pos: &Position, ply: usize) -> Option<i32> {
+        if !self.rules.ended_by_pieces(pos) {
+            return None;
+        }
+        let limit = self.rules.variant().loss_threshold();
+        let us = pos.side_to_move();
+        Some(match (pos.total(us) <= limit, pos.total(!us) <= limit) {
+            (true, false) => loss(ply),
+            (false, true) => -loss(ply),
+            _ => 0,
+        })
+    }
+
+    /// Rule (c): the side to move has no legal move.
+    fn no_moves_score(&self, pos: &Position, ply: usize) -> i32 {
+        let us = pos.side_to_move();
+        match self.rules.variant().no_moves {
+            NoMoves::Loses => loss(ply),
+            NoMoves::MorePieces => match pos.total(us).cmp(&pos.total(!us)) {
+                std::cmp::Ordering::Less => loss(ply),
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => -loss(ply),
+            },
+        }
+    }
+
+    /// Rule (d) and repetitions inside the search: Some(draw score) when the
+    /// position is drawn by history (after rule (c) where it comes first).
+    #[inline(always)]
+    fn history_end(&self, pos: &Position, ply: usize) -> Option<i32> {
+        if self.no_capture_draw > 0 && pos.plies_since_capture() >= self.no_capture_draw {
+            return Some(if self.rules.has_legal_move(pos) {
+                0
+            } else {
+                self.no_moves_score(pos, ply)
+            });
+        }
+        // Captures reset the counter and are the only bonus-turn moves, so
+        // since the last capture the sides alternate: a repetition is an
+        // even number of plies back, at least four.
+        let n = self.path.len();
+        let back = (pos.plies_since_capture() as usize).min(n - 1);
+        let key = self.path[n - 1];
+        (4..=back)
+            .step_by(2)
+            .any(|d| self.path[n - 1 - d] == key)
+            .then_some(0)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut((ply + 1) * MAX_PLY);
+        let row = &mut head[ply * MAX_PLY..];
+        row[0] = mv;
+        row[1..=child_len].copy_from_slice(&tail[..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The principal variation found below the root move just searched.
+    fn child_pv(&self) -> &[Move] {
+        &self.pv[MAX_PLY..MAX_PLY + self.pv_len[1]]
+    }
+
+    /// Searches a child position; bonus turns (same side on move) keep the
+    /// window and the score as they are, otherwise negamax negates them.
+    #[inline(always)]
+    fn child(
         &mut self,
-        parent: &Position,
         child: &Position,
+        same_side: bool,
         depth: i32,
         ply: usize,
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        if child.side_to_move() == parent.side_to_move() {
+        if same_side {
             self.negamax(child, depth, ply, alpha, beta)
         } else {
             -self.negamax(child, depth, ply, -beta, -alpha)
         }
     }
 
-    fn negamax(
+    /// Searches the root moves from `first` on (earlier ones are the better
+    /// MultiPV lines already found at this depth). Each move's score is
+    /// exact when it is inside the window; moves that fail low behind a
+    /// better one get -INF so that sorting keeps them behind it.
+    // The loop writes moves[i] after searching it: an index reads clearest.
+    #[allow(clippy::needless_range_loop)]
+    pub fn root_search(
+        &mut self,
+        root: &Position,
+        moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_len[0] = 0;
+        for rm in moves[first..].iter_mut() {
+            rm.score = -INF;
+        }
+        let mut best = -INF;
+        for i in first..moves.len() {
+            let mv = moves[i].mv;
+            let mut child = *root;
+            self.rules.apply(&mut child, &mv);
+            let same = child.side_to_move() == root.side_to_move();
+            self.path.push(child.key());
+            self.seldepth = 0;
+            let score = if i == first || !self.features.pvs {
+                self.child(&child, same, depth - 1, 1, alpha, beta)
+            } else {
+                let s = self.child(&child, same, depth - 1, 1, alpha, alpha + 1);
+                if s > alpha && s < beta {
+                    self.child(&child, same, depth - 1, 1, alpha, beta)
+                } else {
+                    s
+                }
+            };
+            self.path.pop();
+            if self.stopped {
+                break;
+            }
+            if i == first || score > alpha {
+                let rm = &mut moves[i];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(self.child_pv());
+            }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    pub fn negamax(
         &mut self,
         pos: &Position,
         depth: i32,
         ply: usize,
         mut alpha: i32,
-        beta: i32,
+        mut beta: i32,
     ) -> i32 {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply as u32);
-        if self.nodes & 1023 == 0 {
-            self.check_time();
-        }
-        if self.stopped {
+        self.pv_len[ply] = 0;
+        if self.tick() {
             return 0;
         }
-        if let Some(end) = self.rules.status(pos) {
-            return match end.outcome {
-                Outcome::Draw => 0,
-                Outcome::Win(p) if p == pos.side_to_move() => MATE - ply as i32,
-                Outcome::Win(_) => -(MATE - ply as i32),
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.piece_end(pos, ply) {
+            return score;
+        }
+        if let Some(score) = self.history_end(pos, ply) {
+            return score;
+        }
+        // No line from here can end sooner than the next ply.
+        alpha = alpha.max(loss(ply));
+        beta = beta.min(-loss(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.qsearch(pos, ply, alpha, beta);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.tt_key(pos);
+        let mut tt_move = 0;
+        if self.features.tt
+            && let Some(e) = self.tt.probe(key)
+        {
+            tt_move = e.mv;
+            let s = tt::score_from_tt(e.score, ply as i32);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
             };
-        }
-        let key = pos.key();
-        if self.path.iter().rev().skip(1).any(|&k| k == key) {
-            return 0;
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            return evaluate(pos);
+            if !pv_node && e.depth >= depth && cut {
+                return s;
+            }
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.rules.legal_moves(pos, &mut list);
-        let mut best = -MATE;
-        for mv in list.iter() {
-            let mut child = *pos;
-            self.rules.apply(&mut child, mv);
-            self.path.push(child.key());
-            let score = self.child_score(pos, &child, depth - 1, ply + 1, alpha, beta);
-            self.path.pop();
-            best = best.max(score);
-            alpha = alpha.max(score);
-            if alpha >= beta || self.stopped {
-                break;
-            }
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return self.no_moves_score(pos, ply);
         }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        ordering::score_moves(
+            self.rules,
+            pos,
+            list.as_slice(),
+            &mut scores,
+            tt_move,
+            ply,
+            &self.heuristics,
+            self.ordering_features(),
+        );
+        let result = self.search_moves(pos, &mut list, &mut scores, depth, ply, alpha, beta);
         self.lists[ply] = list;
+        self.scores[ply] = scores;
+        let Some((best, best_move)) = result else {
+            return 0;
+        };
+        if self.features.tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let mv = best_move.map_or(0, |m| m.signature());
+            let score = tt::score_to_tt(best, ply as i32);
+            self.tt.store(key, mv, score, 0, depth, bound);
+        }
         best
     }
 
-    fn check_time(&mut self) {
-        let pondering = self.signals.pondering.load(Ordering::Relaxed);
-        if self.signals.stop.load(Ordering::Relaxed)
-            || self.nodes >= self.node_limit
-            || !pondering
-                && self
-                    .budget
-                    .hard_deadline()
-                    .is_some_and(|d| self.start.elapsed() >= d)
-        {
-            self.stopped = true;
+    /// The move loop of `negamax`: PVS with late-move reductions. Returns the
+    /// best score and the move that raised alpha (None: all failed low), or
+    /// None when the search was stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        list: &mut MoveList,
+        scores: &mut [i32],
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Option<Move>)> {
+        let pv_node = beta - alpha > 1;
+        let moves = list.as_mut_slice();
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut jumps = JumpSet::new();
+        let full_depth_moves = if pv_node { 4 } else { 2 };
+        for i in 0..moves.len() {
+            ordering::pick_next(moves, scores, i);
+            let mv = moves[i];
+            let mut child = *pos;
+            self.rules.apply(&mut child, &mv);
+            let same = child.side_to_move() == pos.side_to_move();
+            let late_removal = mv.is_capture() && jumps.add(&mv) > 1;
+            let new_depth = depth - 1;
+            let reduction = if self.features.lmr
+                && depth >= 3
+                && i >= full_depth_moves
+                && (late_removal || !ordering::is_early(scores[i]))
+            {
+                i32::from(self.lmr[depth.min(63) as usize][i.min(63)]).min(new_depth - 1)
+            } else {
+                0
+            };
+            self.path.push(child.key());
+            let score = if i == 0 {
+                self.child(&child, same, new_depth, ply + 1, alpha, beta)
+            } else if self.features.pvs {
+                let mut s = self.child(
+                    &child,
+                    same,
+                    new_depth - reduction,
+                    ply + 1,
+                    alpha,
+                    alpha + 1,
+                );
+                if s > alpha && reduction > 0 {
+                    s = self.child(&child, same, new_depth, ply + 1, alpha, alpha + 1);
+                }
+                if s > alpha && s < beta {
+                    s = self.child(&child, same, new_depth, ply + 1, alpha, beta);
+                }
+                s
+            } else {
+                let mut s = self.child(&child, same, new_depth - reduction, ply + 1, alpha, beta);
+                if s > alpha && reduction > 0 {
+                    s = self.child(&child, same, new_depth, ply + 1, alpha, beta);
+                }
+                s
+            };
+            self.path.pop();
+            if self.stopped {
+                return None;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if alpha >= beta {
+                        if !mv.is_capture() {
+                            let side = pos.side_to_move();
+                            self.heuristics.reward(side, ply, &mv, depth, &moves[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
         }
+        Some((best, best_move))
+    }
+
+    /// Resolves captures: the side to move may stand pat on the static
+    /// evaluation (unless a capture is mandatory) or try its captures, each
+    /// jump with only its best few removal choices.
+    fn qsearch(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(score) = self.piece_end(pos, ply) {
+            return score;
+        }
+        if !self.rules.has_legal_move(pos) {
+            return self.no_moves_score(pos, ply);
+        }
+        if ply >= MAX_PLY - 1 || !self.features.qsearch {
+            return self.eval(pos);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.rules.capture_moves(pos, &mut list);
+        let mut best = -INF;
+        if !self.mandatory_capture || list.is_empty() {
+            // Every quiet move would reach the no-capture limit: standing
+            // pat is a draw, not the evaluation.
+            let quiet_draws =
+                self.no_capture_draw > 0 && pos.plies_since_capture() + 1 >= self.no_capture_draw;
+            best = if quiet_draws { 0 } else { self.eval(pos) };
+            if best >= beta || list.is_empty() {
+                self.lists[ply] = list;
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        ordering::score_moves(
+            self.rules,
+            pos,
+            list.as_slice(),
+            &mut scores,
+            0,
+            ply,
+            &self.heuristics,
+            self.ordering_features(),
+        );
+        let moves = list.as_mut_slice();
+        let mut jumps = JumpSet::new();
+        for i in 0..moves.len() {
+            ordering::pick_next(moves, &mut scores, i);
+            let mv = moves[i];
+            if jumps.add(&mv) > QS_REMOVALS && self.features.qs_removal_limit {
+                continue;
+            }
+            let mut child = *pos;
+            self.rules.apply(&mut child, &mv);
+            let score = if child.side_to_move() == pos.side_to_move() {
+                self.qsearch(&child, ply + 1, alpha, beta)
+            } else {
+                -self.qsearch(&child, ply + 1, -beta, -alpha)
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        self.scores[ply] = scores;
+        best
+    }
+
+    /// Forgets killers and history (between searches they would mislead
+    /// about a different position only a little; a new game clears them).
+    pub fn clear_heuristics(&mut self) {
+        self.heuristics.clear();
     }
 }
 
-/// Material from the side to move's view: pieces on the board and in hand.
-fn evaluate(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    let them = !us;
-    100 * (pos.total(us) as i32 - pos.total(them) as i32)
+/// The score of being mated at `ply`: later losses are less bad.
+#[inline(always)]
+pub fn loss(ply: usize) -> i32 {
+    -(MATE - ply as i32)
+}
+
+/// The table key: `Position::key` (board, hands, side to move), and, when
+/// NoCaptureDraw is on and its limit is near enough to matter within a
+/// search, the plies left before it (so a score that depends on the limit
+/// is never reused where the limit is elsewhere).
+#[inline(always)]
+pub fn table_key(no_capture_draw: u32, pos: &Position) -> u64 {
+    let key = pos.key();
+    if no_capture_draw == 0 {
+        return key;
+    }
+    let left = no_capture_draw.saturating_sub(pos.plies_since_capture());
+    if left as usize > 2 * MAX_PLY {
+        key
+    } else {
+        key ^ splitmix(u64::from(left) + 1)
+    }
+}
+
+#[inline(always)]
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }

@@ -6,7 +6,14 @@
 //! any thread while it runs.
 
 pub mod alphabeta;
+pub mod baseline;
 pub mod bench;
+pub mod driver;
+pub mod eval;
+pub mod ordering;
+pub mod rng;
+pub mod selfplay;
+pub mod skill;
 pub mod time;
 pub mod tt;
 

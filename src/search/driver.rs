@@ -1,0 +1,481 @@
+//! Running one `go`: iterative deepening with aspiration windows and
+//! MultiPV on the main thread, Lazy SMP helpers sharing the table, time
+//! management, reporting, the baselines and the strength control.
+
+use super::alphabeta::{Control, Features, INF, MAX_PLY, RootMove, Searcher};
+use super::rng::Rng;
+use super::skill::Skill;
+use super::time::{Limits, TimeBudget};
+use super::tt::{MATE, MATE_BOUND, TranspositionTable};
+use super::{
+    PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult, Signals,
+    baseline, eval,
+};
+use crate::rules::{Game, Move, MoveList, Position, Rules};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The longest PV printed (the search line, then moves from the table).
+const MAX_PV: usize = 64;
+const ASPIRATION_START: i32 = 30;
+
+/// Searches `game`'s position with every feature on.
+pub fn search(
+    game: &Game,
+    request: &SearchRequest,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    on_event: &mut dyn FnMut(SearchEvent),
+) -> SearchResult {
+    search_with(
+        game,
+        request,
+        options,
+        Features::default(),
+        tt,
+        signals,
+        on_event,
+    )
+}
+
+/// Searches with a chosen set of features (the self-play harness switches
+/// them off one at a time to measure them).
+pub fn search_with(
+    game: &Game,
+    request: &SearchRequest,
+    options: &SearchOptions,
+    features: Features,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    on_event: &mut dyn FnMut(SearchEvent),
+) -> SearchResult {
+    let start = Instant::now();
+    let rules = game.rules();
+    let root = *game.position();
+    let moves = root_moves(game, &request.searchmoves);
+    let limits = &request.limits;
+    if moves.is_empty() {
+        wait_for_release(signals, limits);
+        return SearchResult {
+            best: None,
+            ponder: None,
+            nodes: 0,
+        };
+    }
+    let mut rng =
+        Rng::new(options.seed ^ root.key() ^ (game.moves().len() as u64).wrapping_mul(0x2545_f491));
+    if options.style != PlayStyle::Search {
+        let mv = match options.style {
+            PlayStyle::Random => baseline::random(&moves, &mut rng),
+            _ => baseline::greedy(rules, &root, &moves, &mut rng),
+        };
+        report_baseline(rules, &root, mv, start, on_event);
+        wait_for_release(signals, limits);
+        return SearchResult {
+            best: Some(mv),
+            ponder: None,
+            nodes: 1,
+        };
+    }
+    let skill = options.limit_strength.then(|| Skill::from_elo(options.elo));
+    // Pondering searches without a clock until ponderhit, then by the clock
+    // of the `go` (measured from the `go`, which errs on the safe side).
+    let clock = Limits {
+        ponder: false,
+        ..limits.clone()
+    };
+    let budget = TimeBudget::new(&clock, options.move_overhead_ms, game.moves().len() as u32);
+    let threads = options.threads.clamp(1, 512);
+    let ctl = Control {
+        signals,
+        abort: AtomicBool::new(false),
+        start,
+        hard_deadline: if limits.infinite {
+            None
+        } else {
+            budget.hard_deadline()
+        },
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        counters: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+    };
+    tt.new_search();
+    let job = Job {
+        rules,
+        root,
+        history: game.keys(),
+        tt,
+        ctl: &ctl,
+        features,
+        max_depth: limits
+            .depth
+            .unwrap_or(MAX_PLY as u32)
+            .min(skill.map_or(u32::MAX, |s| s.depth))
+            .clamp(1, MAX_PLY as u32 - 2) as i32,
+    };
+    let report_lines = options.multipv.clamp(1, moves.len());
+    let main = MainThread {
+        job: &job,
+        limits,
+        budget,
+        lines: report_lines
+            .max(skill.map_or(1, |s| s.lines))
+            .min(moves.len()),
+        report_lines,
+        on_event,
+        last_reported: None,
+    };
+    let (mut final_moves, depth, seldepth, last_reported) = job.run_threads(main, &moves, threads);
+    let chosen = skill.map_or(0, |s| s.choose(&final_moves, &mut rng));
+    final_moves.swap(0, chosen);
+    let best = &final_moves[0];
+    let pv = job.checked_pv(&best.pv);
+    if last_reported != Some(best.mv) {
+        let info = job.info(best, pv.clone(), depth, seldepth, 1);
+        on_event(SearchEvent::Info(info));
+    }
+    wait_for_release(signals, limits);
+    SearchResult {
+        best: Some(best.mv),
+        ponder: ponder_move(rules, &root, &pv),
+        nodes: ctl.total_nodes(),
+    }
+}
+
+/// The legal moves, restricted to `searchmoves` when any of them is legal.
+fn root_moves(game: &Game, searchmoves: &[Move]) -> Vec<Move> {
+    let mut list = MoveList::new();
+    game.legal_moves(&mut list);
+    let wanted: Vec<Move> = list
+        .iter()
+        .copied()
+        .filter(|m| searchmoves.contains(m))
+        .collect();
+    if wanted.is_empty() {
+        list.iter().copied().collect()
+    } else {
+        wanted
+    }
+}
+
+/// `infinite` and `ponder` searches report their move only once released.
+fn wait_for_release(signals: &Signals, limits: &Limits) {
+    while (limits.infinite || signals.pondering.load(Ordering::SeqCst))
+        && !signals.stop.load(Ordering::SeqCst)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn report_baseline(
+    rules: &Rules,
+    root: &Position,
+    mv: Move,
+    start: Instant,
+    on_event: &mut dyn FnMut(SearchEvent),
+) {
+    let mut child = *root;
+    rules.apply(&mut child, &mv);
+    let score = eval::material(&child);
+    let same = child.side_to_move() == root.side_to_move();
+    on_event(SearchEvent::Info(SearchInfo {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::Cp(if same { score } else { -score }),
+        nodes: 1,
+        nps: 0,
+        time_ms: start.elapsed().as_millis() as u64,
+        hashfull: 0,
+        pv: vec![mv],
+    }));
+}
+
+/// The opponent's expected reply, when the PV has one (after a bonus-turn
+/// capture the next PV move is our own, and there is nothing to ponder).
+fn ponder_move(rules: &Rules, root: &Position, pv: &[Move]) -> Option<Move> {
+    let (first, reply) = (pv.first()?, pv.get(1)?);
+    let mut child = *root;
+    rules.apply(&mut child, first);
+    (child.side_to_move() != root.side_to_move()).then_some(*reply)
+}
+
+/// What every thread of one search shares.
+struct Job<'a> {
+    rules: &'a Rules,
+    root: Position,
+    history: &'a [u64],
+    tt: &'a TranspositionTable,
+    ctl: &'a Control<'a>,
+    features: Features,
+    max_depth: i32,
+}
+
+impl Job<'_> {
+    fn searcher(&self, id: usize) -> Searcher<'_> {
+        Searcher::new(
+            self.rules,
+            self.tt,
+            self.ctl,
+            id,
+            self.features,
+            self.history,
+        )
+    }
+
+    /// Runs the main thread here and `threads - 1` Lazy SMP helpers beside
+    /// it; the helpers stop when the main thread is done. Returns the main
+    /// thread's root moves (best first), depth, seldepth and the first move
+    /// of the last line it reported.
+    fn run_threads(
+        &self,
+        mut main: MainThread<'_, '_>,
+        moves: &[Move],
+        threads: usize,
+    ) -> (Vec<RootMove>, i32, usize, Option<Move>) {
+        let root_moves: Vec<RootMove> = moves.iter().map(|&m| RootMove::new(m)).collect();
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let root_moves = root_moves.clone();
+                scope.spawn(move || self.helper(id, root_moves));
+            }
+            let (moves, depth, seldepth) = main.run(root_moves);
+            self.ctl.abort.store(true, Ordering::SeqCst);
+            (moves, depth, seldepth, main.last_reported)
+        })
+    }
+
+    /// One depth of iterative deepening over `lines` MultiPV lines, each with
+    /// an aspiration window around its previous score. False if stopped.
+    fn iterate(&self, s: &mut Searcher, moves: &mut [RootMove], depth: i32, lines: usize) -> bool {
+        for rm in moves.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        for line in 0..lines {
+            let prev = moves[line].prev_score;
+            let mut delta = ASPIRATION_START;
+            let (mut alpha, mut beta) =
+                if self.features.aspiration && depth >= 4 && prev.abs() < MATE_BOUND {
+                    (prev - delta, prev + delta)
+                } else {
+                    (-INF, INF)
+                };
+            loop {
+                let score = s.root_search(&self.root, moves, depth, alpha, beta, line);
+                // Stable: moves that failed low keep their order from before.
+                moves[line..].sort_by_key(|m| std::cmp::Reverse(m.score));
+                if s.stopped {
+                    return false;
+                }
+                if score <= alpha && alpha > -INF {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INF);
+                } else if score >= beta && beta < INF {
+                    beta = (score + delta).min(INF);
+                } else {
+                    break;
+                }
+                delta += delta;
+                if delta > 2 * ASPIRATION_START * 16 {
+                    (alpha, beta) = (-INF, INF);
+                }
+            }
+        }
+        true
+    }
+
+    /// A Lazy SMP helper: the same iterative deepening without reports;
+    /// odd helpers start one ply deeper so the threads spread over depths.
+    fn helper(&self, id: usize, mut moves: Vec<RootMove>) {
+        let mut s = self.searcher(id);
+        let first = 1 + (id % 2) as i32;
+        for depth in first..=self.max_depth {
+            if !self.iterate(&mut s, &mut moves, depth, 1) {
+                break;
+            }
+        }
+        s.publish_nodes();
+    }
+
+    /// `pv` cut at its first illegal move (there should be none), then
+    /// extended with table moves as long as they are legal and do not
+    /// repeat a position of the line.
+    fn checked_pv(&self, pv: &[Move]) -> Vec<Move> {
+        let rules = self.rules;
+        let mut pos = self.root;
+        let mut list = MoveList::new();
+        let mut line = Vec::new();
+        let mut seen = vec![pos.key()];
+        let mut from_search = pv.iter();
+        while line.len() < MAX_PV && rules.status(&pos).is_none() {
+            rules.legal_moves(&pos, &mut list);
+            let next = match from_search.next() {
+                Some(mv) => list.contains(mv).then_some(*mv),
+                None if line.len() < pv.len() => None,
+                None => self
+                    .tt
+                    .probe(tt_key(rules, &pos))
+                    .and_then(|e| list.iter().copied().find(|m| m.signature() == e.mv)),
+            };
+            let Some(mv) = next else { break };
+            let mut child = pos;
+            rules.apply(&mut child, &mv);
+            if line.len() >= pv.len() && seen.contains(&child.key()) {
+                break;
+            }
+            line.push(mv);
+            seen.push(child.key());
+            pos = child;
+        }
+        line
+    }
+
+    fn info(
+        &self,
+        rm: &RootMove,
+        pv: Vec<Move>,
+        depth: i32,
+        seldepth: usize,
+        line: usize,
+    ) -> SearchInfo {
+        let elapsed = self.ctl.start.elapsed();
+        let nodes = self.ctl.total_nodes();
+        SearchInfo {
+            depth: depth.max(1) as u32,
+            seldepth: seldepth.max(depth.max(1) as usize) as u32,
+            multipv: line as u32,
+            score: to_score(self.rules, &self.root, rm.score, &pv),
+            nodes,
+            nps: (u128::from(nodes) * 1_000_000 / elapsed.as_micros().max(1)) as u64,
+            time_ms: elapsed.as_millis() as u64,
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
+    }
+}
+
+/// The table key the searcher uses for `pos` (see `Searcher::tt_key`).
+fn tt_key(rules: &Rules, pos: &Position) -> u64 {
+    super::alphabeta::table_key(rules.variant().no_capture_draw, pos)
+}
+
+/// A score for the protocol. Mates count the moves the side to move makes
+/// along the mating line; with bonus turns that is not half the plies, so
+/// the PV is replayed when it reaches the end.
+fn to_score(rules: &Rules, root: &Position, score: i32, pv: &[Move]) -> Score {
+    if score.abs() <= MATE_BOUND {
+        return Score::Cp(score);
+    }
+    let plies = (MATE - score.abs()) as usize;
+    let moves = if pv.len() >= plies {
+        let mut pos = *root;
+        let mut own = 0;
+        for mv in &pv[..plies] {
+            own += i32::from(pos.side_to_move() == root.side_to_move());
+            rules.apply(&mut pos, mv);
+        }
+        own
+    } else {
+        plies.div_ceil(2) as i32
+    };
+    Score::Mate(if score > 0 { moves } else { -moves })
+}
+
+/// The main thread: iterative deepening with reports and the time checks.
+struct MainThread<'a, 'j> {
+    job: &'j Job<'a>,
+    limits: &'j Limits,
+    budget: TimeBudget,
+    lines: usize,
+    report_lines: usize,
+    on_event: &'j mut dyn FnMut(SearchEvent),
+    last_reported: Option<Move>,
+}
+
+impl MainThread<'_, '_> {
+    /// Returns the root moves best first (from the last completed depth, or
+    /// from a partly searched one whose first move was searched), with the
+    /// depth and seldepth they come from.
+    fn run(&mut self, mut moves: Vec<RootMove>) -> (Vec<RootMove>, i32, usize) {
+        let job = self.job;
+        let mut s = job.searcher(0);
+        // The first iteration always completes: there is always a move and
+        // a score to report, even with `go nodes 1`.
+        s.can_stop = false;
+        let mut completed = (moves.clone(), 0, 0);
+        let mut stable = 0;
+        for depth in 1..=job.max_depth {
+            let done = job.iterate(&mut s, &mut moves, depth, self.lines);
+            s.can_stop = true;
+            s.publish_nodes();
+            if !done {
+                if moves[0].score > -INF {
+                    completed = (moves, depth, s.seldepth);
+                }
+                break;
+            }
+            let previous = completed.0[0].clone();
+            let seldepth = moves.iter().map(|m| m.seldepth).max().unwrap_or(0);
+            completed = (moves.clone(), depth, seldepth);
+            self.report(&moves, depth, seldepth);
+            if previous.mv == moves[0].mv {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            let drop = if depth > 1 && previous.score.abs() < MATE_BOUND {
+                (previous.score - moves[0].score).clamp(-1000, 1000)
+            } else {
+                0
+            };
+            if self.done_after(&s, &moves, depth, stable, drop) {
+                break;
+            }
+        }
+        completed
+    }
+
+    fn done_after(
+        &self,
+        s: &Searcher,
+        moves: &[RootMove],
+        depth: i32,
+        stable: u32,
+        drop: i32,
+    ) -> bool {
+        let ctl = self.job.ctl;
+        let best = moves[0].score;
+        let mate_plies = MATE - best.abs();
+        if let Some(n) = self.limits.mate
+            && best > MATE_BOUND
+            && mate_plies < 2 * n as i32
+        {
+            return true;
+        }
+        if self.limits.infinite || ctl.signals.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if ctl.signals.stop.load(Ordering::Relaxed) || s.nodes >= ctl.node_limit {
+            return true;
+        }
+        if self.budget.is_unlimited() {
+            return false;
+        }
+        // With a clock: a forced move, or a mate already seen to its end,
+        // needs no more thought.
+        moves.len() == 1
+            || (best.abs() > MATE_BOUND && depth > mate_plies + 2)
+            || self
+                .budget
+                .should_stop_soft(ctl.start.elapsed(), stable, drop)
+    }
+
+    fn report(&mut self, moves: &[RootMove], depth: i32, seldepth: usize) {
+        for (i, rm) in moves.iter().take(self.report_lines).enumerate() {
+            let pv = self.job.checked_pv(&rm.pv);
+            let info = self.job.info(rm, pv, depth, seldepth, i + 1);
+            (self.on_event)(SearchEvent::Info(info));
+        }
+        self.last_reported = Some(moves[0].mv);
+    }
+}

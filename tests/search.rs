@@ -1,0 +1,515 @@
+//! The searcher: mates found at fixed depth, legal PVs and moves in every
+//! variant, determinism of `bench` and `go nodes`, bonus-turn scoring,
+//! MultiPV, draws by rule, strength control and baselines. The self-play
+//! strength measurements at the end are `#[ignore]`d (minutes each); see
+//! docs/README-search.md for how to run them.
+
+use yote::rules::{Game, Move, MoveList, Outcome, Player, Position, Rules, Variant};
+use yote::search::selfplay::{self, Contender};
+use yote::search::tt::TranspositionTable;
+use yote::search::{
+    Engine, Limits, PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest,
+    SearchResult, Signals, bench, driver,
+};
+
+fn rules(spec: &str) -> Rules {
+    Rules::new(Variant::from_spec(spec).unwrap()).unwrap()
+}
+
+fn game(spec: &str, text: &str) -> Game {
+    let rules = rules(spec);
+    let pos = rules.parse_position(text).unwrap();
+    Game::from_position(rules, pos)
+}
+
+fn depth(d: u32) -> SearchRequest {
+    SearchRequest {
+        limits: Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    }
+}
+
+/// Runs a search with a fresh table; returns the result and every info.
+fn run(
+    game: &Game,
+    request: &SearchRequest,
+    options: &SearchOptions,
+) -> (SearchResult, Vec<SearchInfo>) {
+    let tt = TranspositionTable::new(options.hash_mb);
+    let mut infos = Vec::new();
+    let result = driver::search(game, request, options, &tt, &Signals::default(), &mut |e| {
+        if let SearchEvent::Info(i) = e {
+            infos.push(i)
+        }
+    });
+    (result, infos)
+}
+
+/// Whether `winner` can force a win within `plies` plies (brute force on
+/// the rules library alone, as an independent check of the search).
+fn forced_win(rules: &Rules, pos: &Position, winner: Player, plies: u32) -> bool {
+    if let Some(end) = rules.status(pos) {
+        return end.outcome == Outcome::Win(winner);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, &mut list);
+    let wins = |mv: &Move| {
+        let mut child = *pos;
+        rules.apply(&mut child, mv);
+        forced_win(rules, &child, winner, plies - 1)
+    };
+    if pos.side_to_move() == winner {
+        list.iter().any(wins)
+    } else {
+        list.iter().all(wins)
+    }
+}
+
+/// Every PV replays legally from the root.
+fn assert_legal_line(game: &Game, pv: &[Move]) {
+    let rules = game.rules();
+    let mut pos = *game.position();
+    let mut list = MoveList::new();
+    for mv in pv {
+        assert!(
+            rules.status(&pos).is_none(),
+            "PV goes past the end of the game"
+        );
+        rules.legal_moves(&pos, &mut list);
+        assert!(list.contains(mv), "illegal PV move {}", rules.move_text(mv));
+        rules.apply(&mut pos, mv);
+    }
+}
+
+fn last_score(infos: &[SearchInfo]) -> Score {
+    infos.last().expect("at least one info").score
+}
+
+/// Mate in two (three plies) for the side to move, found by brute force in
+/// seeded random games of each variant.
+const MATES_IN_TWO: &[(&str, &str)] = &[
+    ("standard", "1WW3/6/W1B1B1/6/2W2W w 1 0 1 20"),
+    ("standard", "B2B2/1W4/2B3/W1B1B1/6 b 0 1 1 23"),
+    ("hand-removal", "6/W5/BW3W/W4B/4BB b 0 0 3 21"),
+    ("6x6", "6/6/1B4/BB4/2W3/3B1B b 1 1 0 20"),
+    ("classic", "6/1B1WW1/2W1W1/4W1/W4W w 1 0 14 27"),
+    ("5x5", "2W2/5/2W2/B1B1W/1WW1W w 0 0 1 21"),
+    ("boxed", "3B2/1W4/W1WB2/B5/1B4 w 1 0 2 21"),
+    ("mandatory_capture=true", "6/1B2W1/1B4/2W2W/W5 w 2 0 5 20"),
+    (
+        "no_moves=more-pieces,pieces=8",
+        "WW4/W4W/5W/5B/3W1B w 0 0 3 16",
+    ),
+];
+
+#[test]
+fn mates_in_one_are_found_in_standard_and_classic() {
+    for (spec, text) in [
+        ("standard", "W4B/5B/6/6/WB4 w 0 0 0 1"),
+        ("classic", "WW3B/6/6/6/WB2WW w 0 0 0 1"),
+    ] {
+        let g = game(spec, text);
+        let (result, infos) = run(&g, &depth(3), &SearchOptions::default());
+        assert_eq!(last_score(&infos), Score::Mate(1), "{spec}");
+        let mut pos = *g.position();
+        g.rules().apply(&mut pos, &result.best.unwrap());
+        let end = g
+            .rules()
+            .status(&pos)
+            .expect("the mating move ends the game");
+        assert_eq!(end.outcome, Outcome::Win(Player::White));
+    }
+}
+
+#[test]
+fn mates_in_two_are_solved_at_depth_five_and_seen_from_the_loser() {
+    for (spec, text) in MATES_IN_TWO {
+        let g = game(spec, text);
+        let rules = g.rules();
+        let us = g.position().side_to_move();
+        assert!(forced_win(rules, g.position(), us, 3) && !forced_win(rules, g.position(), us, 1));
+        let (result, infos) = run(&g, &depth(5), &SearchOptions::default());
+        assert_eq!(last_score(&infos), Score::Mate(2), "{spec} {text}");
+        let best = result.best.unwrap();
+        let mut after = *g.position();
+        rules.apply(&mut after, &best);
+        assert!(
+            forced_win(rules, &after, us, 2),
+            "{spec}: {} does not mate",
+            rules.move_text(&best)
+        );
+        // The same line from the defender's side: mated after one move.
+        let mut defended = g.clone();
+        defended.play(&best);
+        let (_, infos) = run(&defended, &depth(4), &SearchOptions::default());
+        assert_eq!(
+            last_score(&infos),
+            Score::Mate(-1),
+            "{spec}: defender's view"
+        );
+    }
+}
+
+#[test]
+fn bonus_turn_capture_then_capture_is_a_mate_in_two_own_moves() {
+    // White a1 jumps b1 and removes f4 or f5, keeps the move, then c1 jumps
+    // d1 and removes the last black piece: two white moves in a row. A sign
+    // flip at the bonus turn would make the first capture look bad.
+    let g = game("bonus_turn=true", "W4B/5B/6/6/WB1B2 w 0 0 0 1");
+    let (result, infos) = run(&g, &depth(4), &SearchOptions::default());
+    assert_eq!(last_score(&infos), Score::Mate(2));
+    let best = result.best.unwrap();
+    assert!(best.is_capture());
+    assert!(
+        !best
+            .removed()
+            .contains(g.rules().geometry().parse_cell("d1").unwrap())
+    );
+    let pv = &infos.last().unwrap().pv;
+    assert_eq!(pv.len(), 2, "both captures are in the PV");
+    assert_legal_line(&g, pv);
+    assert_eq!(
+        result.ponder, None,
+        "the second PV move is our own, not a reply"
+    );
+}
+
+#[test]
+fn every_pv_printed_is_a_legal_line() {
+    for (spec, text) in bench::POSITIONS {
+        let g = game(spec, text);
+        let options = SearchOptions {
+            multipv: 3,
+            ..SearchOptions::default()
+        };
+        let (result, infos) = run(&g, &depth(5), &options);
+        assert!(!infos.is_empty());
+        for info in &infos {
+            assert!(!info.pv.is_empty(), "{spec}: empty PV");
+            assert_legal_line(&g, &info.pv);
+        }
+        let last = infos.iter().rev().find(|i| i.multipv == 1).unwrap();
+        assert_eq!(last.pv[0], result.best.unwrap(), "{spec}");
+    }
+}
+
+#[test]
+fn searches_never_return_an_illegal_move() {
+    let specs = [
+        "standard",
+        "hand-removal",
+        "6x6",
+        "classic",
+        "5x5",
+        "boxed",
+        "all-options",
+        "multi_jump=true,mandatory_capture=true",
+        "bonus_turn=true,removal=board-or-hand",
+        "jump_own=true,removal=none,rows=4,cols=4,pieces=6",
+        "multi_jump=true,jump_own=true,removal=board-then-hand,rows=3,cols=5,pieces=4",
+        "no_capture_draw=6,repetition_draw=2,win=capture-all",
+    ];
+    let mut searched = 0;
+    let mut list = MoveList::new();
+    let small = SearchOptions {
+        hash_mb: 1,
+        ..SearchOptions::default()
+    };
+    for (i, spec) in specs.iter().enumerate() {
+        let rules = rules(spec);
+        for game_no in 0..14 {
+            let mut g = selfplay::random_opening(&rules, 0, 0);
+            let mut rng = yote::search::rng::Rng::new((i * 100 + game_no) as u64);
+            while g.status().is_none() && g.moves().len() < 120 {
+                let (result, infos) = run(&g, &depth(2), &small);
+                searched += 1;
+                let best = result.best.expect("a move while the game goes on");
+                g.legal_moves(&mut list);
+                assert!(
+                    list.contains(&best),
+                    "{spec}: illegal {}",
+                    rules.move_text(&best)
+                );
+                assert!(infos.iter().all(|i| !i.pv.is_empty()));
+                // Mostly random moves, so the positions are varied.
+                let mv = if rng.below(4) == 0 {
+                    best
+                } else {
+                    list.as_slice()[rng.below(list.len())]
+                };
+                g.play(&mv);
+            }
+        }
+    }
+    assert!(searched > 2000, "only {searched} positions");
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let a = bench::run(4);
+    let b = bench::run(4);
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 10_000);
+}
+
+#[test]
+fn go_nodes_is_deterministic_and_exact() {
+    let g = game("standard", "6/2W3/4B1/2B2B/3W2 w 8 9 4 6");
+    let request = SearchRequest {
+        limits: Limits {
+            nodes: Some(50_000),
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    let mut results = Vec::new();
+    for _ in 0..2 {
+        let mut engine = Engine::new(SearchOptions::default());
+        engine.new_game();
+        results.push(engine.search(&g, request.clone()));
+    }
+    assert_eq!(results[0], results[1]);
+    assert_eq!(results[0].nodes, 50_000);
+}
+
+#[test]
+fn multipv_reports_the_best_lines_best_first() {
+    let g = game("standard", "W5/B4W/1W1BW1/W4W/W5 w 5 2 1 12");
+    let options = SearchOptions {
+        multipv: 3,
+        ..SearchOptions::default()
+    };
+    let (_, infos) = run(&g, &depth(4), &options);
+    let last: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == 4).collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let value = |s: Score| match s {
+        Score::Cp(c) => c,
+        Score::Mate(n) if n > 0 => 100_000 - n,
+        Score::Mate(n) => -100_000 - n,
+    };
+    assert!(value(last[0].score) >= value(last[1].score));
+    assert!(value(last[1].score) >= value(last[2].score));
+    assert_ne!(last[0].pv[0], last[1].pv[0]);
+}
+
+#[test]
+fn no_capture_limit_is_obeyed_exactly() {
+    // White is a piece up but every move reaches the 20-ply limit: a draw.
+    let g = game("standard,no_capture_draw=20", "WW3B/6/6/6/W4B w 0 0 19 30");
+    let (_, infos) = run(&g, &depth(4), &SearchOptions::default());
+    assert_eq!(last_score(&infos), Score::Cp(0));
+    let g = game("standard", "WW3B/6/6/6/W4B w 0 0 19 30");
+    let (_, infos) = run(&g, &depth(4), &SearchOptions::default());
+    assert!(matches!(last_score(&infos), Score::Cp(c) if c > 50));
+}
+
+#[test]
+fn limited_strength_replays_with_the_same_seed() {
+    let g = game("standard", "6/2W3/4B1/2B2B/3W2 w 8 9 4 6");
+    let options = SearchOptions {
+        limit_strength: true,
+        elo: 900,
+        seed: 42,
+        ..SearchOptions::default()
+    };
+    let (a, infos) = run(&g, &SearchRequest::default(), &options);
+    let (b, _) = run(&g, &SearchRequest::default(), &options);
+    assert_eq!(a.best, b.best);
+    assert!(infos.iter().all(|i| i.depth <= 2));
+    let mut list = MoveList::new();
+    g.legal_moves(&mut list);
+    assert!(list.contains(&a.best.unwrap()));
+}
+
+#[test]
+fn baselines_play_legal_seeded_moves_and_report() {
+    let g = game("standard", "6/2W3/4B1/2B2B/3W2 w 8 9 4 6");
+    for style in [PlayStyle::Random, PlayStyle::Greedy] {
+        let options = SearchOptions {
+            style,
+            seed: 5,
+            ..SearchOptions::default()
+        };
+        let (a, infos) = run(&g, &SearchRequest::default(), &options);
+        let (b, _) = run(&g, &SearchRequest::default(), &options);
+        assert_eq!(a.best, b.best);
+        assert_eq!(infos.len(), 1);
+        assert_legal_line(&g, &infos[0].pv);
+    }
+}
+
+#[test]
+fn finished_positions_have_no_move() {
+    let g = game("standard", "W5/6/6/6/WB4 b 0 0 0 1");
+    assert!(g.status().is_some());
+    let (result, _) = run(&g, &depth(3), &SearchOptions::default());
+    assert_eq!(result.best, None);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once_with_a_legal_move() {
+    let g = game("standard", "6/2W3/4B1/2B2B/3W2 w 8 9 4 6");
+    let mut engine = Engine::new(SearchOptions::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let request = SearchRequest {
+        limits: Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    engine.go(&g, request, move |e| {
+        if let SearchEvent::Done(r) = e {
+            tx.send((r, std::time::Instant::now())).unwrap();
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
+    let stopped = std::time::Instant::now();
+    engine.stop();
+    let (result, done) = rx.recv().unwrap();
+    assert!(done.duration_since(stopped) < std::time::Duration::from_millis(50));
+    let mut list = MoveList::new();
+    g.legal_moves(&mut list);
+    assert!(list.contains(&result.best.unwrap()));
+}
+
+#[test]
+fn movetime_is_respected() {
+    let g = game("standard", "6/6/6/6/6 w 12 12 0 1");
+    let request = SearchRequest {
+        limits: Limits {
+            movetime: Some(60),
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    // The table is built first: allocating it is not part of the move's time.
+    let tt = TranspositionTable::new(16);
+    let mut infos = 0;
+    let start = std::time::Instant::now();
+    let result = driver::search(
+        &g,
+        &request,
+        &SearchOptions::default(),
+        &tt,
+        &Signals::default(),
+        &mut |_| infos += 1,
+    );
+    assert!(start.elapsed() < std::time::Duration::from_millis(60 + 20));
+    assert!(result.best.is_some() && infos > 0);
+}
+
+/// Self-play of the default engine against one with a feature switched
+/// (off if it is on by default, on if it is off).
+/// `YOTE_FEATURE` (tt, pvs, aspiration, qsearch, lmr, killers, history,
+/// removal_order, qs_removal_limit, full_eval), `YOTE_PAIRS` (default 20),
+/// `YOTE_NODES` (default 20000), `YOTE_VARIANT` (default standard).
+#[test]
+#[ignore]
+fn feature_gain() {
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let feature = env("YOTE_FEATURE", "lmr");
+    let pairs: u32 = env("YOTE_PAIRS", "20").parse().unwrap();
+    let nodes: u64 = env("YOTE_NODES", "20000").parse().unwrap();
+    let rules = rules(&env("YOTE_VARIANT", "standard"));
+    let full = Contender::at_nodes(nodes);
+    let mut without = full.clone();
+    let f = &mut without.features;
+    let flag = match feature.as_str() {
+        "tt" => &mut f.tt,
+        "pvs" => &mut f.pvs,
+        "aspiration" => &mut f.aspiration,
+        "qsearch" => &mut f.qsearch,
+        "lmr" => &mut f.lmr,
+        "killers" => &mut f.killers,
+        "history" => &mut f.history,
+        "removal_order" => &mut f.removal_order,
+        "qs_removal_limit" => &mut f.qs_removal_limit,
+        "full_eval" => &mut f.full_eval,
+        other => panic!("unknown feature {other}"),
+    };
+    // Features that are off by default are measured switched on.
+    *flag = !*flag;
+    let state = if *flag { "on" } else { "off" };
+    let start = std::time::Instant::now();
+    let result = selfplay::play_match(&rules, &full, &without, pairs, 4, 1000);
+    println!(
+        "default vs {feature} switched {}, {nodes} nodes/move, {}: {result} [{:.0} s]",
+        state,
+        rules.variant().spec(),
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// The engine at `YOTE_MOVETIME` ms (default 100) against the Random and
+/// Greedy baselines, `YOTE_PAIRS` pairs (default 50) per variant in
+/// `YOTE_VARIANTS` (default: every preset).
+#[test]
+#[ignore]
+fn baselines_match() {
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let ms: u64 = env("YOTE_MOVETIME", "100").parse().unwrap();
+    let pairs: u32 = env("YOTE_PAIRS", "50").parse().unwrap();
+    let all: Vec<&str> = Variant::PRESETS.iter().map(|p| p.name).collect();
+    let variants = env("YOTE_VARIANTS", &all.join(","));
+    for name in variants.split(',') {
+        let rules = rules(name);
+        for style in [PlayStyle::Random, PlayStyle::Greedy] {
+            let start = std::time::Instant::now();
+            let engine = Contender::at_movetime(ms);
+            let result =
+                selfplay::play_match(&rules, &engine, &Contender::baseline(style), pairs, 2, 7);
+            println!(
+                "{name} vs {style:?} at {ms} ms/move: {result} [{:.0} s]",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
+/// Time to reach a fixed depth with 1 and with 2 threads (Lazy SMP), on
+/// the first `YOTE_POSITIONS` bench positions (default 6) at `YOTE_DEPTH`
+/// (default 9); the median of three runs each, fresh table every time.
+#[test]
+#[ignore]
+fn smp_time_to_depth() {
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let d: u32 = env("YOTE_DEPTH", "9").parse().unwrap();
+    let count: usize = env("YOTE_POSITIONS", "6").parse().unwrap();
+    let mut totals = [0.0f64; 2];
+    for (spec, text) in bench::POSITIONS.iter().take(count) {
+        let g = game(spec, text);
+        for (i, threads) in [1usize, 2].into_iter().enumerate() {
+            let options = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            let mut times: Vec<f64> = (0..3)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    run(&g, &depth(d), &options);
+                    start.elapsed().as_secs_f64()
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            totals[i] += times[1];
+            println!("{spec} {text} threads {threads}: {:.3} s", times[1]);
+        }
+    }
+    println!(
+        "depth {d}: 1 thread {:.2} s, 2 threads {:.2} s, speed-up {:.2}x",
+        totals[0],
+        totals[1],
+        totals[0] / totals[1]
+    );
+}
