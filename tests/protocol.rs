@@ -626,6 +626,8 @@ fn fuzzed_input_never_breaks_the_engine() {
     assert_eq!(e.ask_one("query p1turn").split(' ').count(), 2);
     e.ask("setoption name Variant value standard");
     e.ask("setoption name Style value search");
+    // The fuzz may have switched Ponder on; with it off, bestmove is two tokens.
+    e.ask("setoption name Ponder value false");
     e.ask("position startpos");
     e.send("go depth 2");
     assert_eq!(e.bestmove().pop().unwrap().split(' ').count(), 2);

@@ -5,7 +5,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeSet;
 use yote::rules::{
-    EndReason, Game, GameEnd, MoveError, MoveList, Outcome, Player, Position, PositionError, Rules, Variant, perft,
+    EndReason, Game, GameEnd, MoveError, MoveList, Outcome, Player, Position, PositionError, Rules,
+    Variant, perft,
 };
 
 fn rules(spec: &str) -> Rules {
@@ -13,7 +14,9 @@ fn rules(spec: &str) -> Rules {
 }
 
 fn pos(rules: &Rules, text: &str) -> Position {
-    rules.parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    rules
+        .parse_position(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// The legal moves as sorted text.
@@ -28,18 +31,26 @@ fn set(texts: &[&str]) -> BTreeSet<String> {
 }
 
 fn after(rules: &Rules, pos: &Position, mv: &str) -> Position {
-    let m = rules.parse_move(pos, mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let m = rules
+        .parse_move(pos, mv)
+        .unwrap_or_else(|e| panic!("{mv}: {e}"));
     let mut next = *pos;
     rules.apply(&mut next, &m);
     next
 }
 
 fn win(player: Player, reason: EndReason) -> Option<GameEnd> {
-    Some(GameEnd { outcome: Outcome::Win(player), reason })
+    Some(GameEnd {
+        outcome: Outcome::Win(player),
+        reason,
+    })
 }
 
 fn draw(reason: EndReason) -> Option<GameEnd> {
-    Some(GameEnd { outcome: Outcome::Draw, reason })
+    Some(GameEnd {
+        outcome: Outcome::Draw,
+        reason,
+    })
 }
 
 #[test]
@@ -75,13 +86,22 @@ fn place_step_and_jump() {
 fn standard_removal_takes_a_board_piece_of_the_capturers_choice() {
     let r = Rules::standard();
     let p = pos(&r, "B5/6/2WB2/6/5B w 1 5");
-    let jumps: BTreeSet<_> = legal(&r, &p).into_iter().filter(|m| m.starts_with("c3e3")).collect();
+    let jumps: BTreeSet<_> = legal(&r, &p)
+        .into_iter()
+        .filter(|m| m.starts_with("c3e3"))
+        .collect();
     assert_eq!(jumps, set(&["c3e3xa5", "c3e3xf1"]));
     // Removals are accepted in any order and printed canonically.
     let q = pos(&r, "B5/6/2WB2/6/B4B w 1 5");
     let m = r.parse_move(&q, "c3e3xf1xa1").unwrap_err();
-    assert!(matches!(m, MoveError::Illegal { .. }), "two removals for one jump: {m}");
-    assert_eq!(r.move_text(&r.parse_move(&q, "c3e3xa5").unwrap()), "c3e3xa5");
+    assert!(
+        matches!(m, MoveError::Illegal { .. }),
+        "two removals for one jump: {m}"
+    );
+    assert_eq!(
+        r.move_text(&r.parse_move(&q, "c3e3xa5").unwrap()),
+        "c3e3xa5"
+    );
     let after_jump = after(&r, &q, "c3e3xf1");
     assert_eq!(r.position_text(&after_jump), "B5/6/4W1/6/B5 b 1 5 0 1");
 }
@@ -92,7 +112,10 @@ fn removal_choices_for_each_removal_rule() {
     let text = "B5/6/2WB2/6/6 w 1 2";
     let jumps = |spec: &str| -> BTreeSet<String> {
         let r = rules(spec);
-        legal(&r, &pos(&r, text)).into_iter().filter(|m| m.starts_with("c3e3")).collect()
+        legal(&r, &pos(&r, text))
+            .into_iter()
+            .filter(|m| m.starts_with("c3e3"))
+            .collect()
     };
     assert_eq!(jumps("removal=board"), set(&["c3e3xa5"]));
     assert_eq!(jumps("removal=board-or-hand"), set(&["c3e3xa5", "c3e3x@"]));
@@ -102,7 +125,10 @@ fn removal_choices_for_each_removal_rule() {
     let bare = "6/6/2WB2/6/6 w 1 2";
     let jumps = |spec: &str| -> BTreeSet<String> {
         let r = rules(spec);
-        legal(&r, &pos(&r, bare)).into_iter().filter(|m| m.starts_with("c3e3")).collect()
+        legal(&r, &pos(&r, bare))
+            .into_iter()
+            .filter(|m| m.starts_with("c3e3"))
+            .collect()
     };
     assert_eq!(jumps("removal=board"), set(&["c3e3"]));
     assert_eq!(jumps("removal=board-or-hand"), set(&["c3e3x@"]));
@@ -110,7 +136,10 @@ fn removal_choices_for_each_removal_rule() {
     // Removal from an empty hand: nothing is owed.
     let r = rules("removal=board-or-hand");
     let empty_hand = pos(&r, "6/6/2WB2/6/B5 w 1 0");
-    let moves: BTreeSet<_> = legal(&r, &empty_hand).into_iter().filter(|m| m.starts_with("c3e3")).collect();
+    let moves: BTreeSet<_> = legal(&r, &empty_hand)
+        .into_iter()
+        .filter(|m| m.starts_with("c3e3"))
+        .collect();
     assert_eq!(moves, set(&["c3e3xa1"]));
 }
 
@@ -128,7 +157,10 @@ fn multi_jump_chains_every_prefix_is_a_move() {
     let r = rules("multi_jump=true,removal=none");
     // White a1; black a2 and b3; landing cells a3 and c3 are empty.
     let p = pos(&r, "6/6/1B4/B5/W5 w 1 4");
-    let jumps: BTreeSet<_> = legal(&r, &p).into_iter().filter(|m| m.starts_with("a1a3")).collect();
+    let jumps: BTreeSet<_> = legal(&r, &p)
+        .into_iter()
+        .filter(|m| m.starts_with("a1a3"))
+        .collect();
     assert_eq!(jumps, set(&["a1a3", "a1a3c3"]));
     let q = after(&r, &p, "a1a3c3");
     assert_eq!(r.position_text(&q), "6/6/2W3/6/6 b 1 4 0 1");
@@ -139,11 +171,20 @@ fn multi_jump_owes_one_removal_per_jumped_piece() {
     let r = rules("multi_jump=true");
     // Two jumps take a2 and b3, then two of black's three other pieces go.
     let p = pos(&r, "6/5B/1B4/B5/W3BB w 1 0");
-    let chains: BTreeSet<_> = legal(&r, &p).into_iter().filter(|m| m.starts_with("a1a3c3")).collect();
-    assert_eq!(chains, set(&["a1a3c3xe1xf1", "a1a3c3xe1xf4", "a1a3c3xf1xf4"]));
+    let chains: BTreeSet<_> = legal(&r, &p)
+        .into_iter()
+        .filter(|m| m.starts_with("a1a3c3"))
+        .collect();
+    assert_eq!(
+        chains,
+        set(&["a1a3c3xe1xf1", "a1a3c3xe1xf4", "a1a3c3xf1xf4"])
+    );
     // A chain that owes more removals than the enemy has left takes them all.
     let q = pos(&r, "6/6/1B4/B5/W4B w 1 0");
-    let chains: BTreeSet<_> = legal(&r, &q).into_iter().filter(|m| m.starts_with("a1a3c3")).collect();
+    let chains: BTreeSet<_> = legal(&r, &q)
+        .into_iter()
+        .filter(|m| m.starts_with("a1a3c3"))
+        .collect();
     assert_eq!(chains, set(&["a1a3c3xf1"]));
 }
 
@@ -204,11 +245,23 @@ fn bonus_turns_keep_the_capturer_on_move_and_chain() {
     let r = rules("bonus_turn=true,removal=none");
     let p = pos(&r, "6/6/WB1B2/6/6 w 2 5");
     let q = after(&r, &p, "a3c3");
-    assert_eq!(q.side_to_move(), Player::White, "a capture earns a bonus turn");
+    assert_eq!(
+        q.side_to_move(),
+        Player::White,
+        "a capture earns a bonus turn"
+    );
     let s = after(&r, &q, "c3e3");
-    assert_eq!(s.side_to_move(), Player::White, "bonus turns chain while capturing");
+    assert_eq!(
+        s.side_to_move(),
+        Player::White,
+        "bonus turns chain while capturing"
+    );
     let t = after(&r, &s, "@a1");
-    assert_eq!(t.side_to_move(), Player::Black, "a quiet move passes the turn");
+    assert_eq!(
+        t.side_to_move(),
+        Player::Black,
+        "a quiet move passes the turn"
+    );
     // Own jumps earn nothing.
     let r = rules("bonus_turn=true,jump_own=true");
     let p = pos(&r, "6/6/WW4/6/B5 w 0 3");
@@ -225,33 +278,69 @@ fn bonus_turns_keep_the_capturer_on_move_and_chain() {
 fn game_end_rules_in_order() {
     // (a) one-left: a player with one piece or none has lost.
     let r = Rules::standard();
-    assert_eq!(r.status(&pos(&r, "6/6/2WW2/6/B5 w 0 0")), win(Player::White, EndReason::FewPieces));
-    assert_eq!(r.status(&pos(&r, "6/6/2W3/6/B5 w 1 0")), win(Player::White, EndReason::FewPieces));
+    assert_eq!(
+        r.status(&pos(&r, "6/6/2WW2/6/B5 w 0 0")),
+        win(Player::White, EndReason::FewPieces)
+    );
+    assert_eq!(
+        r.status(&pos(&r, "6/6/2W3/6/B5 w 1 0")),
+        win(Player::White, EndReason::FewPieces)
+    );
     assert_eq!(r.status(&pos(&r, "6/6/2W3/6/B5 w 1 1")), None);
     // Both at the limit in a set-up position: a draw.
-    assert_eq!(r.status(&pos(&r, "6/6/2W3/6/B5 w 0 0")), draw(EndReason::FewPieces));
+    assert_eq!(
+        r.status(&pos(&r, "6/6/2W3/6/B5 w 0 0")),
+        draw(EndReason::FewPieces)
+    );
     // capture-all: one piece is still alive.
     let c = rules("win=capture-all");
     assert_eq!(c.status(&pos(&c, "6/6/2W3/6/B5 w 0 0")), None);
-    assert_eq!(c.status(&pos(&c, "6/6/2W3/6/6 b 0 0")), win(Player::White, EndReason::FewPieces));
+    assert_eq!(
+        c.status(&pos(&c, "6/6/2W3/6/6 b 0 0")),
+        win(Player::White, EndReason::FewPieces)
+    );
     // (a) before (b): with ThreeDraw, a player with no piece has still lost.
     let k = rules("classic");
-    assert_eq!(k.status(&pos(&k, "6/6/2WW2/6/6 b 0 0")), win(Player::White, EndReason::FewPieces));
-    assert_eq!(k.status(&pos(&k, "6/6/2WW2/6/B5 b 0 0")), draw(EndReason::ThreeDraw));
+    assert_eq!(
+        k.status(&pos(&k, "6/6/2WW2/6/6 b 0 0")),
+        win(Player::White, EndReason::FewPieces)
+    );
+    assert_eq!(
+        k.status(&pos(&k, "6/6/2WW2/6/B5 b 0 0")),
+        draw(EndReason::ThreeDraw)
+    );
     assert_eq!(k.status(&pos(&k, "6/6/2WWW1/6/B5 b 1 0")), None);
     // (b) holds whatever moves are left.
-    assert_eq!(k.status(&pos(&k, "WBB3/B5/6/6/6 w 0 0")), draw(EndReason::ThreeDraw));
+    assert_eq!(
+        k.status(&pos(&k, "WBB3/B5/6/6/6 w 0 0")),
+        draw(EndReason::ThreeDraw)
+    );
     // (c) no legal move: white's two pieces are boxed in.
     let stuck = "WBB3/B5/B4B/5B/3BBW w 0 0";
-    assert_eq!(r.status(&pos(&r, stuck)), win(Player::Black, EndReason::NoMoves));
+    assert_eq!(
+        r.status(&pos(&r, stuck)),
+        win(Player::Black, EndReason::NoMoves)
+    );
     let m = rules("no_moves=more-pieces");
-    assert_eq!(m.status(&pos(&m, stuck)), win(Player::Black, EndReason::NoMoves));
+    assert_eq!(
+        m.status(&pos(&m, stuck)),
+        win(Player::Black, EndReason::NoMoves)
+    );
     // A full board: nobody can move; more pieces wins, equal totals draw.
     let full = rules("rows=3,cols=3,pieces=9,no_moves=more-pieces");
-    assert_eq!(full.status(&pos(&full, "WBW/BWB/WBW b 0 0")), win(Player::White, EndReason::NoMoves));
-    assert_eq!(full.status(&pos(&full, "WBW/BWB/WBB w 1 0")), draw(EndReason::NoMoves));
+    assert_eq!(
+        full.status(&pos(&full, "WBW/BWB/WBW b 0 0")),
+        win(Player::White, EndReason::NoMoves)
+    );
+    assert_eq!(
+        full.status(&pos(&full, "WBW/BWB/WBB w 1 0")),
+        draw(EndReason::NoMoves)
+    );
     let loses = rules("rows=3,cols=3,pieces=9");
-    assert_eq!(loses.status(&pos(&loses, "WBW/BWB/WBW w 0 0")), win(Player::Black, EndReason::NoMoves));
+    assert_eq!(
+        loses.status(&pos(&loses, "WBW/BWB/WBW w 0 0")),
+        win(Player::Black, EndReason::NoMoves)
+    );
     // A finished position has perft 0 at every depth but 0.
     assert_eq!(perft(&r, &pos(&r, stuck), 1), 0);
     assert_eq!(perft(&r, &pos(&r, "6/6/2WW2/6/B5 w 0 0"), 2), 0);
@@ -310,23 +399,113 @@ fn position_text_rejects_bad_input_with_a_reason() {
         ("", PositionError::FieldCount(0)),
         ("6/6/6/6/6 w 12", PositionError::FieldCount(3)),
         ("6/6/6/6/6 w 12 12 0", PositionError::FieldCount(5)),
-        ("6/6/6/6 w 12 12", PositionError::RankCount { expected: 5, found: 4 }),
-        ("6/6/6/6/6/6 w 12 12", PositionError::RankCount { expected: 5, found: 6 }),
-        ("7/6/6/6/6 w 12 12", PositionError::RankLength { rank: 5, expected: 6, found: 7 }),
-        ("6/5/6/6/6 w 12 12", PositionError::RankLength { rank: 4, expected: 6, found: 5 }),
-        ("6/6/6/6/WWWWWWW w 5 12", PositionError::RankLength { rank: 1, expected: 6, found: 7 }),
-        ("6/6/6/6/12 w 12 12", PositionError::RankLength { rank: 1, expected: 6, found: 12 }),
-        ("6/6/6/6/5X w 12 12", PositionError::BadCharacter { rank: 1, character: 'X' }),
-        ("6/6/6/6/5w w 12 12", PositionError::BadCharacter { rank: 1, character: 'w' }),
+        (
+            "6/6/6/6 w 12 12",
+            PositionError::RankCount {
+                expected: 5,
+                found: 4,
+            },
+        ),
+        (
+            "6/6/6/6/6/6 w 12 12",
+            PositionError::RankCount {
+                expected: 5,
+                found: 6,
+            },
+        ),
+        (
+            "7/6/6/6/6 w 12 12",
+            PositionError::RankLength {
+                rank: 5,
+                expected: 6,
+                found: 7,
+            },
+        ),
+        (
+            "6/5/6/6/6 w 12 12",
+            PositionError::RankLength {
+                rank: 4,
+                expected: 6,
+                found: 5,
+            },
+        ),
+        (
+            "6/6/6/6/WWWWWWW w 5 12",
+            PositionError::RankLength {
+                rank: 1,
+                expected: 6,
+                found: 7,
+            },
+        ),
+        (
+            "6/6/6/6/12 w 12 12",
+            PositionError::RankLength {
+                rank: 1,
+                expected: 6,
+                found: 12,
+            },
+        ),
+        (
+            "6/6/6/6/5X w 12 12",
+            PositionError::BadCharacter {
+                rank: 1,
+                character: 'X',
+            },
+        ),
+        (
+            "6/6/6/6/5w w 12 12",
+            PositionError::BadCharacter {
+                rank: 1,
+                character: 'w',
+            },
+        ),
         ("6/6/6/6/0W5 w 11 12", PositionError::ZeroRun { rank: 1 }),
         ("6/6/6/6/6 x 12 12", PositionError::BadSide("x".into())),
-        ("6/6/6/6/6 w -1 12", PositionError::BadNumber { field: "white's hand", text: "-1".into() }),
-        ("6/6/6/6/6 w 12 1x", PositionError::BadNumber { field: "black's hand", text: "1x".into() }),
-        ("6/6/6/6/6 w 13 12", PositionError::TooManyPieces { player: Player::White, count: 13, max: 12 }),
-        ("6/6/6/6/B5 w 12 12", PositionError::TooManyPieces { player: Player::Black, count: 13, max: 12 }),
+        (
+            "6/6/6/6/6 w -1 12",
+            PositionError::BadNumber {
+                field: "white's hand",
+                text: "-1".into(),
+            },
+        ),
+        (
+            "6/6/6/6/6 w 12 1x",
+            PositionError::BadNumber {
+                field: "black's hand",
+                text: "1x".into(),
+            },
+        ),
+        (
+            "6/6/6/6/6 w 13 12",
+            PositionError::TooManyPieces {
+                player: Player::White,
+                count: 13,
+                max: 12,
+            },
+        ),
+        (
+            "6/6/6/6/B5 w 12 12",
+            PositionError::TooManyPieces {
+                player: Player::Black,
+                count: 13,
+                max: 12,
+            },
+        ),
         ("6/6/6/6/6 w 12 12 0 0", PositionError::ZeroMoveNumber),
-        ("6/6/6/6/6 w 12 12 a 1", PositionError::BadNumber { field: "plies since capture", text: "a".into() }),
-        ("6/6/6/6/6 w 99999999999 12", PositionError::BadNumber { field: "white's hand", text: "99999999999".into() }),
+        (
+            "6/6/6/6/6 w 12 12 a 1",
+            PositionError::BadNumber {
+                field: "plies since capture",
+                text: "a".into(),
+            },
+        ),
+        (
+            "6/6/6/6/6 w 99999999999 12",
+            PositionError::BadNumber {
+                field: "white's hand",
+                text: "99999999999".into(),
+            },
+        ),
     ];
     for (text, expected) in cases {
         assert_eq!(r.parse_position(text).as_ref(), Err(expected), "{text:?}");
@@ -337,7 +516,10 @@ fn position_text_rejects_bad_input_with_a_reason() {
     assert!(rules("6x6").parse_position("6/6/6/6/6 w 12 12").is_err());
     // Runs of digits are one number, so a wide board needs no special case.
     let wide = rules("rows=3,cols=8");
-    assert_eq!(wide.position_text(&pos(&wide, "8/W7/8 b 3 4")), "8/W7/8 b 3 4 0 1");
+    assert_eq!(
+        wide.position_text(&pos(&wide, "8/W7/8 b 3 4")),
+        "8/W7/8 b 3 4 0 1"
+    );
 }
 
 #[test]
@@ -364,9 +546,19 @@ fn move_text_rejects_bad_input_with_a_reason() {
         assert!(err.contains(reason), "{text:?}: {err}");
     }
     let none_in_hand = pos(&r, "6/6/2WB2/6/B4W w 0 3");
-    assert!(r.parse_move(&none_in_hand, "@a5").unwrap_err().to_string().contains("no piece in hand"));
+    assert!(
+        r.parse_move(&none_in_hand, "@a5")
+            .unwrap_err()
+            .to_string()
+            .contains("no piece in hand")
+    );
     let over = pos(&r, "6/6/2WW2/6/B5 b 0 0");
-    assert!(r.parse_move(&over, "a1a2").unwrap_err().to_string().contains("game is over"));
+    assert!(
+        r.parse_move(&over, "a1a2")
+            .unwrap_err()
+            .to_string()
+            .contains("game is over")
+    );
 }
 
 /// Random games in many variants: moves and positions survive a trip
@@ -464,7 +656,12 @@ fn fast_perft_agrees_with_naive_perft() {
                 r.apply(&mut p, &m);
             }
             for depth in 1..=3 {
-                assert_eq!(perft(&r, &p, depth), naive(&r, &p, depth), "{spec} {} depth {depth}", r.position_text(&p));
+                assert_eq!(
+                    perft(&r, &p, depth),
+                    naive(&r, &p, depth),
+                    "{spec} {} depth {depth}",
+                    r.position_text(&p)
+                );
             }
         }
     }

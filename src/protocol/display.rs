@@ -3,6 +3,7 @@
 
 use super::settings::variant_spec;
 use crate::rules::{Game, MoveList, Player, Position, Rules};
+use crate::search::eval;
 
 /// The board with rank numbers and file letters, top rank first.
 pub fn board(rules: &Rules, pos: &Position) -> Vec<String> {
@@ -70,40 +71,10 @@ pub fn describe(game: &Game) -> Vec<String> {
     lines
 }
 
-/// One evaluation term, per player, in centipawn-like units (100 ≈ a piece).
-pub struct EvalTerm {
-    pub name: &'static str,
-    pub white: i32,
-    pub black: i32,
-}
-
-/// The evaluation's terms. Only material is known to the protocol today: the
-/// searcher does not expose its evaluation yet. When it does (a
-/// `search::eval::explain(rules, pos)` with the same term shape), this is the
-/// one place to call it.
-pub fn eval_terms(_rules: &Rules, pos: &Position) -> Vec<EvalTerm> {
-    let per_side =
-        |f: &dyn Fn(Player) -> u32| (100 * f(Player::White) as i32, 100 * f(Player::Black) as i32);
-    let (wb, bb) = per_side(&|p| pos.pieces(p).count());
-    let (wh, bh) = per_side(&|p| pos.hand(p));
-    vec![
-        EvalTerm {
-            name: "pieces on board",
-            white: wb,
-            black: bb,
-        },
-        EvalTerm {
-            name: "pieces in hand",
-            white: wh,
-            black: bh,
-        },
-    ]
-}
-
 /// `eval`: a table of terms, then the total from the side to move's view.
 pub fn eval_report(game: &Game) -> Vec<String> {
     let pos = game.position();
-    let terms = eval_terms(game.rules(), pos);
+    let terms = eval::explain(game.rules(), pos);
     let mut lines = vec![format!(
         "{:<18}{:>8}{:>8}{:>8}",
         "term", "white", "black", "diff"
@@ -128,11 +99,7 @@ pub fn eval_report(game: &Game) -> Vec<String> {
         white - black
     ));
     let side = pos.side_to_move();
-    let total = if side == Player::White {
-        white - black
-    } else {
-        black - white
-    };
+    let total = eval::evaluate(game.rules(), pos);
     lines.push(format!("Evaluation: {total} cp for {}", player_label(side)));
     if let Some(end) = game.status() {
         lines.push(format!("The game is over: {end}"));
@@ -164,14 +131,22 @@ mod tests {
     }
 
     #[test]
-    fn eval_is_material_from_the_movers_view() {
+    fn eval_lists_every_term_and_the_movers_score() {
         let rules = Rules::standard();
+        // Black to move, two pieces down.
         let pos = rules.parse_position("W5/6/6/6/5B b 11 9 0 1").unwrap();
+        let score = eval::evaluate(&rules, &pos);
+        assert!(score < 0, "{score}");
+        let terms = eval::explain(&rules, &pos);
         let report = eval_report(&Game::from_position(rules, pos));
-        assert!(
-            report
-                .iter()
-                .any(|l| l == "Evaluation: -200 cp for black (player 2)")
-        );
+        for term in &terms {
+            assert!(
+                report.iter().any(|l| l.starts_with(term.name)),
+                "{} missing",
+                term.name
+            );
+        }
+        let last = format!("Evaluation: {score} cp for black (player 2)");
+        assert!(report.contains(&last), "{report:?}");
     }
 }

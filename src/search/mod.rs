@@ -155,7 +155,12 @@ impl Engine {
     /// Forgets everything learned in earlier searches.
     pub fn new_game(&mut self) {
         self.wait();
-        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+        // Clearing in place is far cheaper than allocating a new table; the
+        // table is only shared while a search runs, and none does now.
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
     }
 
     /// Starts searching `game`'s current position on a worker thread and
