@@ -408,11 +408,12 @@ fn extras_print_board_moves_eval_and_perft() {
     // 28 placements, the step a1a2 and the capture a1c1.
     assert_eq!(moves.split(' ').count(), 30);
     assert!(moves.contains(" a1c1"));
-    assert!(
-        e.ask("eval")
-            .iter()
-            .any(|l| l.starts_with("Evaluation: 0 cp"))
-    );
+    // eval prints the searcher's own evaluation of the position.
+    let rules = yote::rules::Rules::standard();
+    let pos = rules.parse_position("6/6/6/6/WB4 w 11 11 2 2").unwrap();
+    let score = yote::search::eval::evaluate(&rules, &pos);
+    let expected = format!("Evaluation: {score} cp for white (player 1)");
+    assert!(e.ask("eval").contains(&expected), "{expected}");
     e.ask("position startpos");
     let perft = e.ask("perft 2");
     assert_eq!(perft.len(), 32);
