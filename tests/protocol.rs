@@ -44,6 +44,7 @@ fn ugi_and_uci_handshakes() {
             "option name Ponder type check default false",
             "option name Style type combo default search var search var random var greedy",
             "option name Clear Hash type button",
+            "option name SearchFeatures type string default <empty>",
             "option name Removal type combo default board var board var board-or-hand var board-then-hand var none",
             "option name RepetitionDraw type spin default 0 min 0 max 1000",
         ] {

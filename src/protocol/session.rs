@@ -169,6 +169,7 @@ impl Session {
     }
 
     fn set_engine_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        settings::check_engine_option(name, value)?;
         let stored = self.options.set(name, value).map_err(|e| e.to_string())?;
         if name == CLEAR_HASH && stored == OptionValue::Pressed {
             self.search.clear();

@@ -9,6 +9,7 @@ use super::options::{OptionDef, OptionError, OptionTable, OptionValue};
 use crate::rules::geometry::{MAX_SIZE, MIN_SIZE};
 use crate::rules::variant::{MAX_NO_CAPTURE_DRAW, MAX_PIECES, MAX_REPETITION_DRAW};
 use crate::rules::{NoMoves, Removal, Variant, WinCondition};
+use crate::search::alphabeta::Features;
 use crate::search::{PlayStyle, SearchOptions};
 
 pub const VARIANT: &str = "Variant";
@@ -68,6 +69,18 @@ fn combo(name: &str, default: String, vars: &[String]) -> OptionDef {
     OptionDef::combo(name, default, &vars)
 }
 
+/// Switches search features on or off (`-lmr,+killers`): for measuring a
+/// feature with the match runner against the default engine.
+pub const SEARCH_FEATURES: &str = "SearchFeatures";
+
+/// Rejects a value the option table would store but the engine cannot use.
+pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), String> {
+    if name == SEARCH_FEATURES {
+        Features::parse(value.unwrap_or_default())?;
+    }
+    Ok(())
+}
+
 fn engine_options() -> Vec<OptionDef> {
     let d = SearchOptions::default();
     let styles: Vec<String> = STYLES.iter().map(|(n, _)| n.to_string()).collect();
@@ -81,6 +94,7 @@ fn engine_options() -> Vec<OptionDef> {
         OptionDef::spin("UCI_Elo", i64::from(d.elo), 500, 3000),
         OptionDef::spin("Seed", d.seed as i64, 0, i64::from(i32::MAX)),
         combo("Style", "search".to_string(), &styles),
+        OptionDef::string(SEARCH_FEATURES, ""),
         OptionDef::button(CLEAR_HASH),
     ]
 }
@@ -168,6 +182,9 @@ pub fn search_options(table: &OptionTable) -> SearchOptions {
             .unwrap_or(d.limit_strength),
         elo: int("UCI_Elo", d.elo.into()) as u32,
         seed: int("Seed", d.seed),
+        // Checked when set (`check_engine_option`), so a stored text parses.
+        features: Features::parse(table.get_text(SEARCH_FEATURES).unwrap_or_default())
+            .unwrap_or_default(),
         ..d.clone()
     }
 }
@@ -185,6 +202,23 @@ pub fn variant_spec(variant: &Variant) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_features_switch_from_the_defaults_and_reject_bad_text() {
+        let mut table = option_table();
+        table.set(SEARCH_FEATURES, Some("-lmr,+killers")).unwrap();
+        let features = search_options(&table).features;
+        assert!(!features.lmr && features.killers && features.tt);
+        assert_ne!(features, Features::default());
+        for bad in ["lmr", "-nosuch", "+"] {
+            assert!(
+                check_engine_option(SEARCH_FEATURES, Some(bad)).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(check_engine_option(SEARCH_FEATURES, Some("")).is_ok());
+        assert!(check_engine_option("Hash", Some("anything")).is_ok());
+    }
 
     #[test]
     fn table_builds_with_standard_defaults() {

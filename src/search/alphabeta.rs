@@ -65,6 +65,49 @@ impl Default for Features {
     }
 }
 
+impl Features {
+    /// Every feature by name, with a way to reach its flag.
+    const FLAGS: [(&'static str, fn(&mut Features) -> &mut bool); 10] = [
+        ("tt", |f| &mut f.tt),
+        ("pvs", |f| &mut f.pvs),
+        ("aspiration", |f| &mut f.aspiration),
+        ("qsearch", |f| &mut f.qsearch),
+        ("lmr", |f| &mut f.lmr),
+        ("killers", |f| &mut f.killers),
+        ("history", |f| &mut f.history),
+        ("removal_order", |f| &mut f.removal_order),
+        ("qs_removal_limit", |f| &mut f.qs_removal_limit),
+        ("full_eval", |f| &mut f.full_eval),
+    ];
+
+    /// Reads `-lmr,+killers`-style changes to the defaults (separated by
+    /// commas or spaces; empty means the defaults), so that a feature can be
+    /// switched through the engine's options and measured by the match
+    /// runner against the default build.
+    pub fn parse(text: &str) -> Result<Features, String> {
+        let mut features = Features::default();
+        for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
+            let (on, name) = match item.split_at(1) {
+                ("+", name) => (true, name),
+                ("-", name) => (false, name),
+                _ => return Err(format!("feature change {item:?} must start with + or -")),
+            };
+            let flag = Features::FLAGS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .ok_or_else(|| {
+                    let names: Vec<_> = Features::FLAGS.iter().map(|(n, _)| *n).collect();
+                    format!(
+                        "unknown search feature {name:?} (known: {})",
+                        names.join(", ")
+                    )
+                })?;
+            *(flag.1)(&mut features) = on;
+        }
+        Ok(features)
+    }
+}
+
 /// What every search thread of one `go` shares: stop flags, limits and the
 /// published node counts.
 pub struct Control<'a> {

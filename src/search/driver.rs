@@ -32,7 +32,7 @@ pub fn search(
         game,
         request,
         options,
-        Features::default(),
+        options.features,
         tt,
         signals,
         on_event,

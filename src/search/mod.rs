@@ -47,6 +47,8 @@ pub struct SearchOptions {
     pub limit_strength: bool,
     pub elo: u32,
     pub seed: u64,
+    /// Search features on or off; the default is the measured best.
+    pub features: alphabeta::Features,
 }
 
 impl Default for SearchOptions {
@@ -60,6 +62,7 @@ impl Default for SearchOptions {
             limit_strength: false,
             elo: 2000,
             seed: 0,
+            features: alphabeta::Features::default(),
         }
     }
 }
