@@ -65,9 +65,12 @@ impl Default for Features {
     }
 }
 
+/// A feature's name and the way to its flag.
+type FeatureFlag = (&'static str, fn(&mut Features) -> &mut bool);
+
 impl Features {
     /// Every feature by name, with a way to reach its flag.
-    const FLAGS: [(&'static str, fn(&mut Features) -> &mut bool); 10] = [
+    const FLAGS: [FeatureFlag; 10] = [
         ("tt", |f| &mut f.tt),
         ("pvs", |f| &mut f.pvs),
         ("aspiration", |f| &mut f.aspiration),
