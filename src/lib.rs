@@ -3,6 +3,7 @@
 //! talks to engines only through the protocol and referees with the rules.
 
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tournament;

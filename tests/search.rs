@@ -225,7 +225,7 @@ fn searches_never_return_an_illegal_move() {
         let rules = rules(spec);
         for game_no in 0..14 {
             let mut g = selfplay::random_opening(&rules, 0, 0);
-            let mut rng = yote::search::rng::Rng::new((i * 100 + game_no) as u64);
+            let mut rng = yote::rng::SplitMix64::new((i * 100 + game_no) as u64);
             while g.status().is_none() && g.moves().len() < 120 {
                 let (result, infos) = run(&g, &depth(2), &small);
                 searched += 1;

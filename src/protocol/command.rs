@@ -179,8 +179,9 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Quotes and escapes a token for an error message, shortening it so a
-/// multi-megabyte garbage line cannot flood the GUI's log.
-struct Shown<'a>(&'a str);
+/// multi-megabyte garbage line cannot flood the GUI's log. Every protocol
+/// error message that repeats client text goes through it.
+pub(crate) struct Shown<'a>(pub(crate) &'a str);
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

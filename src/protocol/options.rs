@@ -16,6 +16,7 @@
 //!   send `setoption name Clear Hash value` with nothing after it.
 //! * A rejected value never changes the stored one.
 
+use super::command::Shown;
 use std::fmt;
 
 /// The type and constraints of one option.
@@ -130,20 +131,6 @@ impl fmt::Display for OptionError {
 }
 
 impl std::error::Error for OptionError {}
-
-/// Quotes and escapes user text, shortening it so a huge value cannot flood
-/// the GUI's log.
-struct Shown<'a>(&'a str);
-
-impl fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const MAX_CHARS: usize = 40;
-        match self.0.char_indices().nth(MAX_CHARS) {
-            Some((cut, _)) => write!(f, "{:?}...", &self.0[..cut]),
-            None => write!(f, "{:?}", self.0),
-        }
-    }
-}
 
 /// Case-insensitive comparison that ignores whitespace entirely, so that
 /// `Move Overhead`, `moveoverhead` and `MoveOverhead` all name one option:

@@ -1,11 +1,11 @@
 //! The two baseline players the searcher must beat: a uniformly random
 //! mover and a one-ply greedy player. Both are seeded, so games replay.
 
-use super::rng::Rng;
+use crate::rng::SplitMix64;
 use crate::rules::{Move, Outcome, Position, Rules};
 
 /// A uniformly random move of `moves` (non-empty).
-pub fn random(moves: &[Move], rng: &mut Rng) -> Move {
+pub fn random(moves: &[Move], rng: &mut SplitMix64) -> Move {
     moves[rng.below(moves.len())]
 }
 
@@ -13,7 +13,7 @@ pub fn random(moves: &[Move], rng: &mut Rng) -> Move {
 /// board and in hand, own minus enemy); a move that wins outright beats
 /// everything and one that loses outright comes last. Ties are broken at
 /// random. `moves` must be non-empty.
-pub fn greedy(rules: &Rules, pos: &Position, moves: &[Move], rng: &mut Rng) -> Move {
+pub fn greedy(rules: &Rules, pos: &Position, moves: &[Move], rng: &mut SplitMix64) -> Move {
     let us = pos.side_to_move();
     let value = |mv: &Move| {
         let mut child = *pos;
@@ -41,7 +41,7 @@ mod tests {
         let pos = rules.parse_position("6/6/1BW3/6/6 w 11 11 0 2").unwrap();
         let mut list = MoveList::new();
         rules.legal_moves(&pos, &mut list);
-        let mv = greedy(&rules, &pos, list.as_slice(), &mut Rng::new(1));
+        let mv = greedy(&rules, &pos, list.as_slice(), &mut SplitMix64::new(1));
         assert!(mv.is_capture());
     }
 
@@ -51,8 +51,8 @@ mod tests {
         let pos = rules.start_position();
         let mut list = MoveList::new();
         rules.legal_moves(&pos, &mut list);
-        let a = random(list.as_slice(), &mut Rng::new(3));
-        let b = random(list.as_slice(), &mut Rng::new(3));
+        let a = random(list.as_slice(), &mut SplitMix64::new(3));
+        let b = random(list.as_slice(), &mut SplitMix64::new(3));
         assert_eq!(a, b);
     }
 }

@@ -3,7 +3,6 @@
 //! management, reporting, the baselines and the strength control.
 
 use super::alphabeta::{Control, Features, INF, MAX_PLY, RootMove, Searcher};
-use super::rng::Rng;
 use super::skill::Skill;
 use super::time::{Limits, TimeBudget};
 use super::tt::{MATE, MATE_BOUND, TranspositionTable};
@@ -11,6 +10,7 @@ use super::{
     PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult, Signals,
     baseline, eval,
 };
+use crate::rng::SplitMix64;
 use crate::rules::{Game, Move, MoveList, Position, Rules};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -63,8 +63,9 @@ pub fn search_with(
             nodes: 0,
         };
     }
-    let mut rng =
-        Rng::new(options.seed ^ root.key() ^ (game.moves().len() as u64).wrapping_mul(0x2545_f491));
+    let mut rng = SplitMix64::new(
+        options.seed ^ root.key() ^ (game.moves().len() as u64).wrapping_mul(0x2545_f491),
+    );
     if options.style != PlayStyle::Search {
         let mv = match options.style {
             PlayStyle::Random => baseline::random(&moves, &mut rng),

@@ -11,7 +11,6 @@ pub mod bench;
 pub mod driver;
 pub mod eval;
 pub mod ordering;
-pub mod rng;
 pub mod selfplay;
 pub mod skill;
 pub mod time;

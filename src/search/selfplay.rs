@@ -4,9 +4,9 @@
 
 use super::alphabeta::Features;
 use super::driver;
-use super::rng::Rng;
 use super::tt::TranspositionTable;
 use super::{Limits, PlayStyle, SearchOptions, SearchRequest, Signals};
+use crate::rng::SplitMix64;
 use crate::rules::{Game, MoveList, Outcome, Player, Rules};
 
 /// Games longer than this are adjudicated drawn (most presets have no
@@ -135,7 +135,7 @@ pub fn play_match(
 
 /// A game after `plies` uniformly random moves that is not over yet.
 pub fn random_opening(rules: &Rules, plies: usize, seed: u64) -> Game {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut list = MoveList::new();
     loop {
         let mut game = Game::new(rules.clone());

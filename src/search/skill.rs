@@ -5,8 +5,8 @@
 //! engine plays weaker without random blunders.
 
 use super::alphabeta::{INF, RootMove};
-use super::rng::Rng;
 use super::tt::MATE_BOUND;
+use crate::rng::SplitMix64;
 
 pub const MIN_ELO: u32 = 600;
 pub const MAX_ELO: u32 = 2400;
@@ -34,7 +34,7 @@ impl Skill {
 
     /// Index into `moves` (sorted best first) of the move to play: the best
     /// of `score + noise` among the candidates, noise uniform in 0..=margin.
-    pub fn choose(&self, moves: &[RootMove], rng: &mut Rng) -> usize {
+    pub fn choose(&self, moves: &[RootMove], rng: &mut SplitMix64) -> usize {
         let best = moves[0].score;
         if self.margin == 0 || best.abs() > MATE_BOUND {
             return 0;
@@ -69,7 +69,7 @@ mod tests {
     fn never_picks_a_move_far_below_the_best() {
         let skill = Skill::from_elo(MIN_ELO);
         let moves = [rm(50), rm(40), rm(-300), rm(-INF)];
-        let mut rng = Rng::new(9);
+        let mut rng = SplitMix64::new(9);
         for _ in 0..200 {
             assert!(skill.choose(&moves, &mut rng) < 2);
         }

@@ -4,9 +4,9 @@
 use super::engine_process::{Dialect, EngineConfig};
 use super::game::{Adjudication, ScoreRule, TimeControl, Timing};
 use super::openings::{Opening, parse_openings, random_openings};
-use super::rng::SplitMix64;
 use super::schedule::Format;
 use super::stats::Sprt;
+use crate::rng::SplitMix64;
 use crate::rules::{Rules, Variant};
 use anyhow::{Context, Result, bail, ensure};
 use clap::{Args, FromArgMatches};

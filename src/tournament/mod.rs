@@ -12,7 +12,6 @@ pub mod game;
 pub mod openings;
 pub mod progress;
 pub mod records;
-pub mod rng;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

@@ -5,7 +5,7 @@
 //! pentanomial statistics count the pair as one sample). The schedule is a
 //! pure function of its inputs and the seed.
 
-use super::rng::SplitMix64;
+use crate::rng::SplitMix64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

@@ -9,8 +9,8 @@
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
+use yote::rng::SplitMix64;
 use yote::rules::{Game, MoveList, Player, Rules, Variant};
-use yote::tournament::rng::SplitMix64;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
