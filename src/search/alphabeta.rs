@@ -28,7 +28,7 @@ const POLL_INTERVAL: u64 = 1024;
 
 /// Search features that can be switched off, so that the self-play harness
 /// can measure what each one is worth. The default has on every feature
-/// that measured a gain (see docs/README-search.md).
+/// that measured a gain (see docs/search.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub tt: bool,
