@@ -818,3 +818,26 @@ fn exec_runs_commands_given_as_arguments() {
     assert_eq!(lines[0], "response 6/6/2W3/6/6 b 11 12 1 1");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{stdout}");
 }
+
+/// Tournament managers resend the whole game before every `go`; the engine
+/// replays only the new moves, and must still notice a changed history.
+#[test]
+fn position_commands_that_extend_or_rewrite_the_game() {
+    let mut e = started("ugi");
+    let fen = |e: &mut support::Engine| e.ask_one("query fen");
+    e.ask("position startpos moves @a1 @b1");
+    e.ask("position startpos moves @a1 @b1 a1c1");
+    assert_eq!(fen(&mut e), "response 6/6/6/6/2W3 b 11 11 0 2");
+    // Same length, different history: rebuilt from the start.
+    e.ask("position startpos moves @a1 @f5 a1a2");
+    assert_eq!(fen(&mut e), "response 5B/6/6/W5/6 b 11 11 3 2");
+    // An illegal new move keeps the game as it was, history included.
+    let err = e.ask("position startpos moves @a1 @f5 a1a2 @a2");
+    assert!(err[0].contains("move 4"), "{err:?}");
+    assert_eq!(fen(&mut e), "response 5B/6/6/W5/6 b 11 11 3 2");
+    e.ask("position startpos moves @a1 @f5 a1a2 @c3");
+    assert_eq!(fen(&mut e), "response 5B/6/2B3/W5/6 w 11 10 4 3");
+    // A different base is never taken for an extension.
+    e.ask("position fen 6/6/6/6/6 w 12 12 0 1 moves @a1 @f5 a1a2 @c3 a2a3");
+    assert_eq!(fen(&mut e), "response 5B/6/W1B3/6/6 b 11 10 5 3");
+}

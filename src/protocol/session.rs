@@ -27,9 +27,12 @@ pub struct Session {
     options: OptionTable,
     rules: Rules,
     game: Game,
-    /// False until a `position` command (and again after a rule change or a
-    /// new game), so `go` can point out that it searches the start position.
-    position_given: bool,
+    /// The `position` command that built `game`: None until one (and again
+    /// after a rule change or a new game), so `go` can point out that it
+    /// searches the start position, and so that a command that only adds
+    /// moves to the last one (what tournament managers send every ply)
+    /// replays just the new moves.
+    given: Option<(PositionBase, Vec<String>)>,
     search: SearchControl,
 }
 
@@ -43,7 +46,7 @@ impl Session {
             out,
             options,
             rules,
-            position_given: false,
+            given: None,
         }
     }
 
@@ -109,7 +112,7 @@ impl Session {
     fn new_game(&mut self) {
         self.search.clear();
         self.game = Game::new(self.rules.clone());
-        self.position_given = false;
+        self.given = None;
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -158,7 +161,7 @@ impl Session {
         let rules = Rules::new(variant).map_err(|e| e.to_string())?;
         settings::sync_rule_options(&mut self.options, &variant).map_err(|e| e.to_string())?;
         self.game = Game::new(rules.clone());
-        self.position_given = false;
+        self.given = None;
         self.out.info_string(&format!(
             "variant {} startpos {}",
             settings::variant_spec(&variant),
@@ -187,7 +190,7 @@ impl Session {
         match self.build_game(base, moves) {
             Ok(game) => {
                 self.game = game;
-                self.position_given = true;
+                self.given = Some((base.clone(), moves.to_vec()));
             }
             Err(e) => self
                 .out
@@ -204,7 +207,14 @@ impl Session {
                 .map_err(|e| format!("position fen {text:?}: {e}"))?,
         };
         let mut game = Game::from_position(self.rules.clone(), start);
-        for (i, text) in moves.iter().enumerate() {
+        let mut played = 0;
+        if let Some((given_base, given_moves)) = &self.given {
+            if given_base == base && moves.starts_with(given_moves) {
+                game = self.game.clone();
+                played = given_moves.len();
+            }
+        }
+        for (i, text) in moves.iter().enumerate().skip(played) {
             let mv =
                 parse_in_game(&game, text).map_err(|e| format!("position: move {}: {e}", i + 1))?;
             game.play(&mv);
@@ -225,7 +235,7 @@ impl Session {
             Ok(moves) => moves,
             Err(e) => return self.out.error(&e),
         };
-        if !self.position_given {
+        if self.given.is_none() {
             self.out
                 .info_string("no position given: searching the current (start) position");
         }
