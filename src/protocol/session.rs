@@ -208,11 +208,12 @@ impl Session {
         };
         let mut game = Game::from_position(self.rules.clone(), start);
         let mut played = 0;
-        if let Some((given_base, given_moves)) = &self.given {
-            if given_base == base && moves.starts_with(given_moves) {
-                game = self.game.clone();
-                played = given_moves.len();
-            }
+        if let Some((given_base, given_moves)) = &self.given
+            && given_base == base
+            && moves.starts_with(given_moves)
+        {
+            game = self.game.clone();
+            played = given_moves.len();
         }
         for (i, text) in moves.iter().enumerate().skip(played) {
             let mv =
