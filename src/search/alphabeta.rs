@@ -478,12 +478,7 @@ impl<'a> Searcher<'a> {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = self.piece_end(pos, ply) {
+        if let Some(score) = self.enter(pos, ply) {
             return score;
         }
         if let Some(score) = self.history_end(pos, ply) {
@@ -641,16 +636,23 @@ impl<'a> Searcher<'a> {
         Some((best, best_move))
     }
 
+    /// What every node of the main and quiescence searches does first:
+    /// counts itself, polls the stop conditions (0 once stopped), and scores
+    /// an end by piece counts. None: search on.
+    fn enter(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        self.piece_end(pos, ply)
+    }
+
     /// Resolves captures: the side to move may stand pat on the static
     /// evaluation (unless a capture is mandatory) or try its captures, each
     /// jump with only its best few removal choices.
     fn qsearch(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = self.piece_end(pos, ply) {
+        if let Some(score) = self.enter(pos, ply) {
             return score;
         }
         if !self.rules.has_legal_move(pos) {
