@@ -12,8 +12,9 @@
 //!
 //! Differences from PGN, chosen to keep the reader trivial and the format
 //! lossless for opaque engine data:
-//! * Moves are opaque whitespace-free tokens; there are no comments,
-//!   variations or NAGs. The reader skips move numbers (`12.` or `12...`).
+//! * Moves are opaque whitespace-free tokens; there are no variations or
+//!   NAGs. A `{…}` comment may follow a move (analysis annotations); the
+//!   reader skips comments and move numbers (`12.` or `12...`).
 //! * Tag values escape `"` and `\` with a backslash as in PGN, and also
 //!   newline / carriage return as `\n` / `\r`, so that free text such as an
 //!   engine's error output cannot break the one-tag-per-line structure.
@@ -175,6 +176,12 @@ impl GameRecord {
     ///
     /// `Result` is written after the other tags.
     pub fn write(&self) -> String {
+        self.write_with_comments(&[])
+    }
+
+    /// As [`GameRecord::write`], with `comments[i]` in braces after move i
+    /// (an analysis's annotations); the reader skips them.
+    pub fn write_with_comments(&self, comments: &[String]) -> String {
         debug_assert!(
             self.tags
                 .iter()
@@ -204,11 +211,15 @@ impl GameRecord {
         for (i, mv) in self.moves.iter().enumerate() {
             // The move number travels with its move so that a wrapped line
             // never ends in a dangling "12.".
-            let unit = if i % 2 == 0 {
+            let mut unit = if i % 2 == 0 {
                 format!("{}. {mv}", i / 2 + 1)
             } else {
                 mv.clone()
             };
+            if let Some(comment) = comments.get(i).filter(|c| !c.is_empty()) {
+                debug_assert!(!comment.contains(['{', '}', '\n']), "{comment:?}");
+                unit.push_str(&format!(" {{{comment}}}"));
+            }
             let unit_width = unit.chars().count();
             if width > 0 && width + 1 + unit_width > LINE_WIDTH {
                 out.push_str(&line);
@@ -257,6 +268,10 @@ impl GameRecord {
             let mut tokens = content.split_whitespace();
             let mut trailer = None;
             for token in tokens.by_ref() {
+                if game.in_comment || token.starts_with('{') {
+                    game.in_comment = !token.ends_with('}');
+                    continue;
+                }
                 if let Some(result) = GameResult::from_token(token) {
                     trailer = Some(result);
                     break;
@@ -342,6 +357,8 @@ struct PartialGame {
     record: GameRecord,
     result_tag: Option<GameResult>,
     in_moves: bool,
+    /// Inside a `{…}` comment, which may span tokens and lines.
+    in_comment: bool,
 }
 
 impl PartialGame {
@@ -351,6 +368,7 @@ impl PartialGame {
             record: GameRecord::default(),
             result_tag: None,
             in_moves: false,
+            in_comment: false,
         }
     }
 
