@@ -205,7 +205,7 @@ fn sprt_stops_the_run_once_decided() {
         "--depth",
         "1",
         "--games",
-        "400",
+        "1000",
         "--concurrency",
         "2",
         "--sprt",
@@ -213,8 +213,10 @@ fn sprt_stops_the_run_once_decided() {
     ]));
     let sprt = report.sprt.expect("an SPRT was run");
     assert_eq!(sprt.decision, Some(Hypothesis::H1));
+    // The exact GLLR of n won pairs for [0, 10] is 0.02837 n
+    // (scripts/match_stats_reference.py): 104 pairs reach 2.94.
     assert!(
-        report.games.len() < 100,
+        (208..=212).contains(&report.games.len()),
         "stopped after {} games",
         report.games.len()
     );

@@ -5,7 +5,7 @@ use super::engine_process::{Dialect, EngineConfig};
 use super::game::{Adjudication, ScoreRule, TimeControl, Timing};
 use super::openings::{Opening, parse_openings, random_openings};
 use super::schedule::Format;
-use super::stats::Sprt;
+use super::stats::{Sprt, SprtModel};
 use crate::rng::SplitMix64;
 use crate::rules::{Rules, Variant};
 use anyhow::{Context, Result, bail, ensure};
@@ -234,7 +234,8 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
         options: Vec::new(),
     };
     for (key, value) in key_values(spec)? {
-        match key {
+        let value = value.as_str();
+        match key.as_str() {
             "name" => config.name = value.to_string(),
             "cmd" => {
                 let mut words = value.split_whitespace().map(str::to_string);
@@ -277,13 +278,29 @@ fn set_option(options: &mut Vec<(String, String)>, name: &str, value: &str) {
     }
 }
 
-fn key_values(spec: &str) -> Result<Vec<(&str, &str)>> {
-    spec.split(',')
-        .map(str::trim)
+/// Splits `k=v,k=v` at commas; `\,` is a comma inside a value (for
+/// options whose own syntax uses commas, e.g. `SearchFeatures=-tt\,-lmr`)
+/// and `\\` a backslash.
+fn key_values(spec: &str) -> Result<Vec<(String, String)>> {
+    let mut items = vec![String::new()];
+    let mut chars = spec.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(escaped @ (',' | '\\')) => items.last_mut().expect("non-empty").push(escaped),
+                _ => bail!("in '{spec}': a backslash must be followed by ',' or '\\'"),
+            },
+            ',' => items.push(String::new()),
+            _ => items.last_mut().expect("non-empty").push(c),
+        }
+    }
+    items
+        .iter()
+        .map(|item| item.trim())
         .filter(|item| !item.is_empty())
         .map(|item| {
             item.split_once('=')
-                .map(|(k, v)| (k.trim(), v.trim()))
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
                 .with_context(|| format!("'{item}' is not key=value"))
         })
         .collect()
@@ -323,7 +340,7 @@ pub fn parse_clock(text: &str) -> Result<TimeControl> {
 fn score_rule(spec: &str) -> Result<ScoreRule> {
     let mut rule = ScoreRule { cp: 0, plies: 0 };
     for (key, value) in key_values(spec)? {
-        match key {
+        match key.as_str() {
             "cp" => rule.cp = value.parse().context("cp")?,
             "plies" => rule.plies = value.parse().context("plies")?,
             _ => bail!("unknown adjudication key '{key}' (cp, plies)"),
@@ -342,15 +359,24 @@ pub fn sprt_spec(spec: &str) -> Result<Sprt> {
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
+        model: SprtModel::Logistic,
     };
     for (key, value) in key_values(spec)? {
+        if key == "model" {
+            test.model = match value.as_str() {
+                "logistic" => SprtModel::Logistic,
+                "normalized" => SprtModel::Normalized,
+                _ => bail!("sprt model must be logistic or normalized, not '{value}'"),
+            };
+            continue;
+        }
         let v: f64 = value.parse().with_context(|| format!("sprt {key}"))?;
-        match key {
+        match key.as_str() {
             "elo0" => test.elo0 = v,
             "elo1" => test.elo1 = v,
             "alpha" => test.alpha = v,
             "beta" => test.beta = v,
-            _ => bail!("unknown sprt key '{key}' (elo0, elo1, alpha, beta)"),
+            _ => bail!("unknown sprt key '{key}' (elo0, elo1, alpha, beta, model)"),
         }
     }
     let unit = 0.0..1.0;
@@ -359,8 +385,9 @@ pub fn sprt_spec(spec: &str) -> Result<Sprt> {
             && unit.contains(&test.alpha)
             && test.alpha > 0.0
             && unit.contains(&test.beta)
-            && test.beta > 0.0,
-        "--sprt needs elo0 < elo1 and alpha, beta in (0, 1)"
+            && test.beta > 0.0
+            && test.alpha + test.beta < 1.0,
+        "--sprt needs elo0 < elo1 and alpha, beta in (0, 1) with alpha + beta < 1"
     );
     Ok(test)
 }
@@ -389,6 +416,17 @@ mod tests {
         assert_eq!(all[1].name, "engine2");
         assert!(engine_config("name=a", 0).is_err());
         assert!(engine_config("cmd=a,colour=red", 0).is_err());
+        // The engine's own comma-separated option syntax, escaped.
+        let e =
+            engine_config(r"cmd=x,option.SearchFeatures=-tt\,-lmr,option.Path=a\\b", 0).unwrap();
+        assert_eq!(
+            e.options,
+            [
+                ("SearchFeatures".to_string(), "-tt,-lmr".to_string()),
+                ("Path".to_string(), r"a\b".to_string())
+            ]
+        );
+        assert!(engine_config(r"cmd=x,option.A=\q", 0).is_err());
     }
 
     #[test]
