@@ -8,7 +8,9 @@ use yote::rules::{Game, Rules, Variant};
 use yote::tournament::game::Termination;
 use yote::tournament::records::GameRecord;
 use yote::tournament::stats::Hypothesis;
-use yote::tournament::{MatchConfig, MatchReport, parse_args, rescore, run_match};
+use yote::tournament::{
+    MatchConfig, MatchReport, PlayedGame, parse_args, rescore, rescore_files, run_match,
+};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_yote-fake-engine");
 
@@ -26,12 +28,33 @@ fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
 }
 
-fn play(args: &[String]) -> MatchReport {
-    run_match(&config(args)).expect("the match runs")
+/// A finished match and its games in schedule order (the runner itself
+/// keeps no games; these are collected through its `on_game`).
+struct Run {
+    report: MatchReport,
+    games: Vec<PlayedGame>,
+}
+
+impl std::ops::Deref for Run {
+    type Target = MatchReport;
+    fn deref(&self) -> &MatchReport {
+        &self.report
+    }
+}
+
+fn run_config(config: &MatchConfig) -> Run {
+    let mut games = Vec::new();
+    let report = run_match(config, &mut |g| games.push(g.clone())).expect("the match runs");
+    games.sort_by_key(|g| g.job.index);
+    Run { report, games }
+}
+
+fn play(args: &[String]) -> Run {
+    run_config(&config(args))
 }
 
 /// The loser's name and the termination code of each game.
-fn losers(report: &MatchReport, names: &[&str]) -> Vec<(String, String)> {
+fn losers(report: &Run, names: &[&str]) -> Vec<(String, String)> {
     report
         .games
         .iter()
@@ -147,7 +170,7 @@ fn same_seed_same_games_and_records_replay_and_rescore() {
     let first = run("7", "2", Some(&pgn));
     let again = run("7", "1", None);
     let other = run("8", "2", None);
-    let games = |r: &MatchReport| -> Vec<(Vec<String>, String)> {
+    let games = |r: &Run| -> Vec<(Vec<String>, String)> {
         r.games
             .iter()
             .map(|g| {
@@ -269,7 +292,7 @@ fn an_engine_on_other_rules_is_refused_before_play() {
             "1",
         ]))
         .unwrap();
-        let err = run_match(&MatchConfig::from_args(&args).unwrap()).unwrap_err();
+        let err = run_match(&MatchConfig::from_args(&args).unwrap(), &mut |_| {}).unwrap_err();
         let text = format!("{err:#}");
         assert!(
             text.contains("'wrong'") && text.contains("start position"),
@@ -338,7 +361,11 @@ fn the_command_line_plays_writes_records_and_rescores() {
     );
     assert!(stdout.contains("x vs y: 4 games"), "{stdout}");
     assert!(stdout.contains("pentanomial: Elo"), "{stdout}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("[4/4] x vs y"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("[4/4] ") && stderr.contains("left | x vs y: "),
+        "{stderr}"
+    );
     let rescored = Command::new(yote)
         .args(["match", "--rescore"])
         .arg(&pgn)
