@@ -376,3 +376,347 @@ fn the_command_line_plays_writes_records_and_rescores() {
     let first_line = |s: &str| s.lines().next().unwrap_or("").to_string();
     assert_eq!(first_line(&again), first_line(&stdout));
 }
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("yote-{name}-{}", std::process::id()))
+}
+
+fn codes(report: &Run) -> Vec<String> {
+    report.games.iter().map(|g| g.termination.code()).collect()
+}
+
+#[test]
+fn hostile_output_is_bounded_and_the_deadline_fires() {
+    // An endless line is garbage at 64 KiB; a flood of info lines without
+    // bestmove loses on time at the deadline instead of being read forever.
+    let started = std::time::Instant::now();
+    let report = play(&strings(&[
+        "--engine",
+        &engine("good", ""),
+        "--engine",
+        &engine("endless", "--mode endless-line --at 1"),
+        "--engine",
+        &engine("flood", "--mode flood --at 1"),
+        "--gauntlet",
+        "--tc",
+        "0.3+0",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+    ]));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    let mut by_loser = losers(&report, &["endless", "flood"]);
+    by_loser.sort();
+    assert_eq!(
+        by_loser,
+        [
+            ("endless".to_string(), "garbage output".to_string()),
+            ("endless".to_string(), "garbage output".to_string()),
+            ("flood".to_string(), "time forfeit".to_string()),
+            ("flood".to_string(), "time forfeit".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn a_dead_engine_with_a_live_grandchild_is_a_crash_and_the_grandchild_dies() {
+    let logs = temp("logs");
+    let _ = std::fs::remove_dir_all(&logs);
+    let report = play(&strings(&[
+        "--engine",
+        &engine("good", ""),
+        "--engine",
+        &engine("orphan", "--mode orphan --at 2"),
+        "--depth",
+        "1",
+        "--move-timeout",
+        "20000",
+        "--games",
+        "2",
+        "--log-dir",
+        &logs.display().to_string(),
+        "--log-protocol",
+    ]));
+    assert_eq!(codes(&report), ["crash", "crash"]);
+    let stderr = std::fs::read_to_string(logs.join("orphan.stderr")).unwrap();
+    let pids: Vec<u32> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("grandchild ")?.parse().ok())
+        .collect();
+    assert_eq!(pids.len(), 2, "{stderr}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    for pid in pids {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // Gone, or a zombie waiting for init to reap it.
+        assert!(
+            status.is_empty() || status.contains(") Z "),
+            "grandchild {pid} lives: {status}"
+        );
+    }
+    // One protocol log per process: the preflight's, and the game's.
+    let logged: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("good-"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(
+        logged
+            .iter()
+            .any(|t| t.contains(" < go depth 1") && t.contains(" > bestmove ")),
+        "{logged:?}"
+    );
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
+#[test]
+fn a_late_second_bestmove_is_not_the_next_answer_and_extreme_scores_saturate() {
+    let report = play(&strings(&[
+        "--engine",
+        &engine("double", "--mode double-bestmove --seed 5"),
+        "--engine",
+        &engine("extreme", "--mode extreme-score --seed 6"),
+        "--depth",
+        "1",
+        "--games",
+        "6",
+        "--draw",
+        "cp=10,plies=4",
+    ]));
+    for code in codes(&report) {
+        // No forfeit for the stale answers, and -2147483648 is no draw score.
+        assert!(
+            !["illegal move", "malformed reply", "draw by scores"].contains(&code.as_str()),
+            "{code}"
+        );
+    }
+    let comment = &report.games[0].record.comments;
+    assert!(
+        comment.iter().any(|c| c.starts_with("-M/1 ")),
+        "{comment:?}"
+    );
+}
+
+#[test]
+fn other_rules_and_bad_options_are_refused_by_name() {
+    let refused = |extra: &[&str], why: &[&str]| {
+        let mut args = strings(&["--quiet", "--engine", &engine("a", ""), "--depth", "1"]);
+        args.extend(strings(extra));
+        let config = MatchConfig::from_args(&parse_args(args).unwrap()).unwrap();
+        let text = format!("{:#}", run_match(&config, &mut |_| {}).unwrap_err());
+        for fragment in why {
+            assert!(text.contains(fragment), "{extra:?}: {text}");
+        }
+    };
+    // The issue's case: same start position, other rules.
+    let no_bonus = format!("{},option.BonusTurn=false", engine("b", ""));
+    refused(
+        &["--engine", &no_bonus, "--variant", "all-options"],
+        &["'b'", "bonus_turn=false", "bonus_turn=true"],
+    );
+    let typo = format!("{},option.Style=randm", engine("b", ""));
+    refused(
+        &["--engine", &typo],
+        &["'b'", "option Style", "'randm' refused"],
+    );
+    let unknown = format!("{},option.Colour=red", engine("b", ""));
+    refused(
+        &["--engine", &unknown],
+        &["option Colour", "no such option"],
+    );
+}
+
+#[test]
+fn option_values_with_commas_reach_the_real_engine() {
+    let yote = env!("CARGO_BIN_EXE_yote");
+    let report = play(&strings(&[
+        "--engine",
+        &format!(r"name=yote,cmd={yote},option.SearchFeatures=-tt\,-lmr"),
+        "--engine",
+        &engine("fake", ""),
+        "--depth",
+        "1",
+        "--games",
+        "2",
+    ]));
+    let options = report.games[0].record.tag("WhiteOptions");
+    assert_eq!(options, Some("SearchFeatures=-tt,-lmr"));
+}
+
+#[test]
+fn appended_runs_rescore_separately() {
+    // The issue's case: two identical runs in one file used to pair games
+    // across runs ([1,0,1,0,3] twice rescored as [3,0,0,0,7]).
+    let pgn = temp("appended.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let args = strings(&[
+        "--engine",
+        &engine("a", "--seed 1"),
+        "--engine",
+        &engine("b", "--seed 2"),
+        "--depth",
+        "1",
+        "--games",
+        "10",
+        "--pgn",
+        &pgn.display().to_string(),
+    ]);
+    let first = play(&args);
+    play(&args);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_file(&pgn);
+    let tallies = rescore(&text).unwrap();
+    let doubled = first.tallies[0].pairs.0.map(|n| 2 * n);
+    assert_eq!(tallies[0].pairs.0, doubled);
+    assert_eq!(tallies[0].games.games(), 20);
+}
+
+/// Moves and result of every game, by game number.
+fn games_by_number(text: &str) -> std::collections::BTreeMap<u64, (Vec<String>, String)> {
+    GameRecord::parse_all(text)
+        .unwrap()
+        .into_iter()
+        .map(|g| {
+            let number = g.tag("Game").unwrap().parse().unwrap();
+            (number, (g.moves.clone(), g.result.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn shards_merged_equal_one_unsharded_run_game_for_game() {
+    let base = |extra: &[&str]| {
+        let mut args = strings(&[
+            "--engine",
+            &engine("a", "--seed 11"),
+            "--engine",
+            &engine("b", "--seed 12"),
+            "--engine",
+            &engine("c", "--seed 13"),
+            "--depth",
+            "1",
+            "--games",
+            "8",
+            "--seed",
+            "5",
+        ]);
+        args.extend(strings(extra));
+        args
+    };
+    let whole = temp("whole.pgn");
+    let _ = std::fs::remove_file(&whole);
+    let all = play(&base(&["--pgn", &whole.display().to_string()]));
+    let whole_text = std::fs::read_to_string(&whole).unwrap();
+    let _ = std::fs::remove_file(&whole);
+    let mut shard_texts = Vec::new();
+    let mut played = 0;
+    for k in 1..=3 {
+        let path = temp(&format!("shard{k}.pgn"));
+        let _ = std::fs::remove_file(&path);
+        let share = play(&base(&[
+            "--shard",
+            &format!("{k}/3"),
+            "--pgn",
+            &path.display().to_string(),
+        ]));
+        played += share.played;
+        shard_texts.push(std::fs::read_to_string(&path).unwrap());
+        let _ = std::fs::remove_file(&path);
+    }
+    assert_eq!(played, all.played);
+    let mut merged = std::collections::BTreeMap::new();
+    for text in &shard_texts {
+        for (number, game) in games_by_number(text) {
+            assert!(merged.insert(number, game).is_none(), "game {number} twice");
+        }
+    }
+    assert_eq!(merged, games_by_number(&whole_text));
+    let from_shards = rescore_files(&shard_texts).unwrap();
+    let from_whole = rescore(&whole_text).unwrap();
+    assert_eq!(from_shards.len(), 3);
+    for (s, w) in from_shards.iter().zip(&from_whole) {
+        assert_eq!(
+            (&s.a, &s.b, s.games, s.pairs),
+            (&w.a, &w.b, w.games, w.pairs)
+        );
+    }
+}
+
+#[test]
+fn standings_and_crosstable_for_a_round_robin() {
+    let yote = env!("CARGO_BIN_EXE_yote");
+    let out = Command::new(yote)
+        .args(["match", "--quiet", "--depth", "1", "--games", "4"])
+        .args(["--engine", &engine("x", "--seed 1")])
+        .args(["--engine", &engine("y", "--mode first")])
+        .args(["--engine", &engine("z", "--seed 3")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("Rank Engine"), "{stdout}");
+    for name in ["1. ", "2. ", "3. "] {
+        assert!(stdout.contains(name), "{stdout}");
+    }
+    assert_eq!(
+        stdout.matches("/4 ").count() + stdout.matches("/4\n").count(),
+        6,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn records_have_standard_tags_and_seed_the_next_run() {
+    let pgn = temp("tags.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let openings = temp("black.txt");
+    std::fs::write(&openings, "6/6/6/2W3/6 b 11 12 0 1\n").unwrap();
+    let first = play(&strings(&[
+        "--engine",
+        &engine("a", ""),
+        "--engine",
+        &engine("b", ""),
+        "--tc",
+        "40/5+0.1",
+        "--games",
+        "2",
+        "--event",
+        "club night",
+        "--openings",
+        &openings.display().to_string(),
+        "--pgn",
+        &pgn.display().to_string(),
+    ]));
+    let _ = std::fs::remove_file(&openings);
+    let record = &first.games[0].record;
+    for (tag, value) in [
+        ("Event", "club night"),
+        ("Round", "1"),
+        ("TimeControl", "40/5+0.1"),
+    ] {
+        assert_eq!(record.tag(tag), Some(value), "{tag}");
+    }
+    for tag in ["Site", "Date", "Run"] {
+        assert!(record.tag(tag).is_some_and(|v| !v.is_empty()), "{tag}");
+    }
+    assert!(record.write().contains("\n1... "), "{}", record.write());
+    // The records file itself is an openings file for the next run.
+    let again = play(&strings(&[
+        "--engine",
+        &engine("a", ""),
+        "--engine",
+        &engine("b", ""),
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--openings",
+        &pgn.display().to_string(),
+    ]));
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(
+        again.games[0].record.tag("Opening"),
+        Some("fen 6/6/6/2W3/6 b 11 12 0 1")
+    );
+}
