@@ -720,3 +720,110 @@ fn records_have_standard_tags_and_seed_the_next_run() {
         Some("fen 6/6/6/2W3/6 b 11 12 0 1")
     );
 }
+
+/// `yote match` with the fake engines on a deterministic limit, so every
+/// run with the same seed plays the same games.
+fn match_command(pgn: &std::path::Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_yote"));
+    command
+        .args(["match", "--quiet", "--depth", "1", "--games", "300"])
+        .args(["--concurrency", "2", "--seed", "9"])
+        .args(["--engine", &engine("a", "--seed 1")])
+        .args(["--engine", &engine("b", "--seed 2")])
+        .arg("--pgn")
+        .arg(pgn)
+        .args(extra);
+    command
+}
+
+/// Starts the command, and sends `signal` once the records file holds at
+/// least `games` games; returns the exit status and stdout.
+fn interrupt_after(
+    mut command: Command,
+    pgn: &std::path::Path,
+    games: usize,
+    signal: i32,
+) -> (std::process::ExitStatus, String) {
+    let child = command
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let text = std::fs::read_to_string(pgn).unwrap_or_default();
+        if text.matches("[Game ").count() >= games {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "too slow");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe {
+        libc::kill(pid, signal);
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status, String::from_utf8_lossy(&out.stdout).to_string())
+}
+
+/// The statistics lines of a summary (not the timing).
+fn statistics(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("a vs b") || l.contains("nomial:"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_run_killed_and_resumed_equals_an_uninterrupted_one() {
+    let whole = temp("uninterrupted.pgn");
+    let pieces = temp("interrupted.pgn");
+    for path in [&whole, &pieces] {
+        let _ = std::fs::remove_file(path);
+    }
+    let out = match_command(&whole, &[]).output().unwrap();
+    assert!(out.status.success());
+    let expected = String::from_utf8_lossy(&out.stdout).to_string();
+
+    // SIGTERM: the results so far are printed, the exit is 128 + 15.
+    let (status, stdout) = interrupt_after(match_command(&pieces, &[]), &pieces, 60, libc::SIGTERM);
+    assert_eq!(status.code(), Some(143), "{stdout}");
+    assert!(
+        stdout.contains("interrupted: ") && stdout.contains("--resume"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("a vs b: "), "{stdout}");
+    // SIGKILL while resuming (a machine going down): a record may be cut.
+    let (status, _) = interrupt_after(
+        match_command(&pieces, &["--resume"]),
+        &pieces,
+        150,
+        libc::SIGKILL,
+    );
+    assert!(!status.success());
+    let out = match_command(&pieces, &["--resume"]).output().unwrap();
+    let resumed = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{resumed}");
+    assert!(resumed.contains("resumed)"), "{resumed}");
+
+    let whole_text = std::fs::read_to_string(&whole).unwrap();
+    let pieces_text = std::fs::read_to_string(&pieces).unwrap();
+    for path in [&whole, &pieces] {
+        let _ = std::fs::remove_file(path);
+    }
+    assert_eq!(games_by_number(&pieces_text), games_by_number(&whole_text));
+    assert_eq!(
+        GameRecord::parse_all(&pieces_text).unwrap().len(),
+        300,
+        "each game once"
+    );
+    let runs: std::collections::HashSet<String> = GameRecord::parse_all(&pieces_text)
+        .unwrap()
+        .iter()
+        .map(|g| g.tag("Run").unwrap().to_string())
+        .collect();
+    assert_eq!(runs.len(), 1, "one run, resumed under its own tag");
+    assert_eq!(statistics(&resumed), statistics(&expected));
+    assert_eq!(statistics(&expected).len(), 3);
+}
