@@ -827,3 +827,155 @@ fn a_run_killed_and_resumed_equals_an_uninterrupted_one() {
     assert_eq!(statistics(&resumed), statistics(&expected));
     assert_eq!(statistics(&expected).len(), 3);
 }
+
+/// The lines between `# shard script begin` and `# shard script end` of the
+/// Kubernetes example, unindented.
+fn k8s_shard_script(yaml: &str) -> String {
+    let lines: Vec<&str> = yaml.lines().collect();
+    let begin = lines
+        .iter()
+        .position(|l| l.trim() == "# shard script begin")
+        .unwrap();
+    let end = lines
+        .iter()
+        .position(|l| l.trim() == "# shard script end")
+        .unwrap();
+    let indent = lines[begin].len() - lines[begin].trim_start().len();
+    lines[begin..=end]
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").to_string() + "\n")
+        .collect()
+}
+
+/// The YAML parses (where PyYAML is installed), is an Indexed Job whose
+/// completions equal SHARDS, and runs the marked script.
+fn check_k8s_yaml(path: &str, script: &str) {
+    let check = format!(
+        "import sys, yaml\n\
+         job = yaml.safe_load(open('{path}'))\n\
+         spec = job['spec']\n\
+         assert job['kind'] == 'Job' and spec['completionMode'] == 'Indexed'\n\
+         c = spec['template']['spec']['containers'][0]\n\
+         env = {{e['name']: e['value'] for e in c['env']}}\n\
+         assert int(env['SHARDS']) == spec['completions'] == spec['parallelism']\n\
+         assert c['command'] == ['/bin/sh', '-c']\n\
+         assert c['args'][0] == sys.stdin.read()\n"
+    );
+    let run = Command::new("python3")
+        .args(["-c", &check])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    let Ok(mut child) = run else {
+        eprintln!("python3 missing: YAML structure not checked");
+        return;
+    };
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("No module named 'yaml'") {
+        eprintln!("PyYAML missing: YAML structure not checked");
+        return;
+    }
+    assert!(out.status.success(), "{path}: {stderr}");
+}
+
+#[test]
+fn cluster_examples_merge_to_one_run() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let yaml_path = format!("{root}/scripts/k8s-match-job.yaml");
+    let slurm_path = format!("{root}/scripts/slurm-match.sh");
+    let yaml = std::fs::read_to_string(&yaml_path).unwrap();
+    let script = k8s_shard_script(&yaml);
+    check_k8s_yaml(&yaml_path, &script);
+    let syntax = Command::new("bash")
+        .args(["-n", &slurm_path])
+        .status()
+        .unwrap();
+    assert!(syntax.success(), "bash -n {slurm_path}");
+    let slurm = std::fs::read_to_string(&slurm_path).unwrap();
+    assert!(
+        slurm.contains("#SBATCH --array=1-4"),
+        "the documented default"
+    );
+
+    let results = temp("cluster");
+    let _ = std::fs::remove_dir_all(&results);
+    std::fs::create_dir_all(&results).unwrap();
+    let env = [
+        ("YOTE", env!("CARGO_BIN_EXE_yote").to_string()),
+        ("ENGINE_A", engine("new", "--seed 1")),
+        ("ENGINE_B", engine("base", "--seed 2")),
+        ("LIMIT", "--depth 1".to_string()),
+        ("GAMES", "12".to_string()),
+        ("SEED", "3".to_string()),
+        ("SHARDS", "3".to_string()),
+        ("SLURM_ARRAY_TASK_COUNT", "3".to_string()),
+    ];
+    let mut merged = std::collections::BTreeMap::new();
+    for (scheduler, shard_dir) in [("k8s", "k"), ("slurm", "s")] {
+        let dir = results.join(shard_dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut texts = Vec::new();
+        for k in 1..=3 {
+            let mut command = match scheduler {
+                "k8s" => {
+                    let mut c = Command::new("sh");
+                    c.args(["-c", &script])
+                        .env("JOB_COMPLETION_INDEX", (k - 1).to_string());
+                    c
+                }
+                _ => {
+                    let mut c = Command::new("bash");
+                    c.arg(&slurm_path).env("SLURM_ARRAY_TASK_ID", k.to_string());
+                    c
+                }
+            };
+            let out = command
+                .envs(env.iter().map(|(k, v)| (k, v)))
+                .env("RESULTS", &dir)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{scheduler} shard {k}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            texts.push(std::fs::read_to_string(dir.join(format!("shard-{k}.pgn"))).unwrap());
+        }
+        let games: std::collections::BTreeMap<_, _> =
+            texts.iter().flat_map(|t| games_by_number(t)).collect();
+        assert_eq!(games.len(), 12, "{scheduler}: every game once");
+        merged.insert(scheduler, (games, rescore_files(&texts).unwrap()));
+    }
+    let whole = results.join("whole.pgn");
+    let out = Command::new(env!("CARGO_BIN_EXE_yote"))
+        .args([
+            "match", "--quiet", "--depth", "1", "--games", "12", "--seed", "3",
+        ])
+        .args(["--engine", &engine("new", "--seed 1")])
+        .args(["--engine", &engine("base", "--seed 2")])
+        .arg("--pgn")
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let whole_text = std::fs::read_to_string(&whole).unwrap();
+    let _ = std::fs::remove_dir_all(&results);
+    let expected = rescore(&whole_text).unwrap();
+    for (scheduler, (games, tallies)) in merged {
+        assert_eq!(games, games_by_number(&whole_text), "{scheduler}");
+        assert_eq!(
+            (tallies[0].games, tallies[0].pairs),
+            (expected[0].games, expected[0].pairs),
+            "{scheduler}"
+        );
+    }
+}
