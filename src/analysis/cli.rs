@@ -220,15 +220,15 @@ fn annotated_record(
     analysis: &GameAnalysis,
     reports: &[PositionReport],
 ) -> String {
-    let comments: Vec<String> = analysis
+    let mut record = input.record.clone();
+    record.comments = analysis
         .judgements
         .iter()
         .enumerate()
         .map(|(ply, j)| super::move_comment(j, &reports[ply + 1], &reports[ply]))
         .collect();
-    let mut record = input.record.clone();
     record.set_tag("Annotator", format!("yote {}", env!("CARGO_PKG_VERSION")));
-    record.write_with_comments(&comments)
+    record.write()
 }
 
 fn player_name(record: &GameRecord, side: usize) -> String {
