@@ -91,19 +91,19 @@ impl Game {
             return Some(end);
         }
         let variant = self.rules.variant();
-        let draw = |reason| {
-            Some(GameEnd {
-                outcome: Outcome::Draw,
-                reason,
-            })
-        };
         if variant.no_capture_draw > 0
             && self.position.plies_since_capture() >= variant.no_capture_draw
         {
-            return draw(EndReason::NoCaptureLimit);
+            return Some(GameEnd {
+                outcome: self.rules.no_capture_outcome(&self.position),
+                reason: EndReason::NoCaptureLimit,
+            });
         }
         if variant.repetition_draw > 0 && self.repetitions() >= variant.repetition_draw as usize {
-            return draw(EndReason::Repetition);
+            return Some(GameEnd {
+                outcome: Outcome::Draw,
+                reason: EndReason::Repetition,
+            });
         }
         None
     }
