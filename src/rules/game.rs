@@ -85,8 +85,12 @@ impl Game {
         self.keys.iter().filter(|&&k| k == now).count()
     }
 
-    /// The game's end by every rule, (a)–(c) first, then the history rules.
+    /// The game's end by every rule, (a)–(c) first, then the history rules;
+    /// None in the middle of a capture (owed removals), which is one move.
     pub fn status(&self) -> Option<GameEnd> {
+        if self.position.owed_removals() > 0 {
+            return None;
+        }
         if let Some(end) = self.rules.status(&self.position) {
             return Some(end);
         }

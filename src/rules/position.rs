@@ -191,6 +191,20 @@ impl Position {
     }
 }
 
+impl Position {
+    /// Plays only the jump of a capture (`mv`, legal here), leaving the same
+    /// side on move owing `owed` removals: the first of a capture's two
+    /// turns. The jumped pieces leave and the no-capture counter resets now;
+    /// the move number and the turn change with the removals.
+    pub(crate) fn apply_jump_owing(&mut self, mv: &Move, owed: u8) {
+        let us = self.side.index();
+        self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
+        self.pieces[1 - us] = self.pieces[1 - us].without(mv.captured());
+        self.plies_since_capture = 0;
+        self.owed = owed;
+    }
+}
+
 /// The 64-bit finaliser of MurmurHash3: every input bit affects every output bit.
 #[inline(always)]
 fn mix(mut x: u64) -> u64 {

@@ -96,11 +96,29 @@ impl Rules {
         status::no_capture_outcome(self, pos)
     }
 
+    /// A legal capture played as two turns, as many front ends do: the
+    /// position after its jump alone, owing the removals, and the
+    /// removal-only move that finishes it (applying both equals applying
+    /// `mv`). None for a move that removes nothing after its jump.
+    pub fn split_capture(&self, pos: &Position, mv: &Move) -> Option<(Position, Move)> {
+        if mv.is_removal_only() || mv.removed().count() + mv.hand_removed() == 0 {
+            return None;
+        }
+        let mut jumped = *pos;
+        // One removal is owed per enemy piece jumped; the Removal rule takes
+        // fewer when the enemy has fewer left, as in the one-turn move.
+        jumped.apply_jump_owing(mv, mv.captured().count() as u8);
+        let finish = Move::removal_only().with_removals(mv.removed(), mv.hand_removed() as u8);
+        Some((jumped, finish))
+    }
+
     /// Rules (a) and (b): the piece counts alone end the game. Cheaper than
-    /// `status`, which also looks for a legal move.
+    /// `status`, which also looks for a legal move. Never in the middle of a
+    /// capture (owed removals): the end is judged after the removals.
     #[inline(always)]
     pub fn ended_by_pieces(&self, pos: &Position) -> bool {
-        self.ended_by_totals((pos.total(Player::White), pos.total(Player::Black)))
+        pos.owed_removals() == 0
+            && self.ended_by_totals((pos.total(Player::White), pos.total(Player::Black)))
     }
 
     /// `ended_by_pieces` given the two players' totals, in either order.

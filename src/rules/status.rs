@@ -63,8 +63,14 @@ impl fmt::Display for GameEnd {
     }
 }
 
-/// Rules (a)–(c), which depend on the position alone.
+/// Rules (a)–(c), which depend on the position alone. A position that owes
+/// removals is in the middle of a capture, which is one move: the game end
+/// is checked once the removals are made, as for the capture in one turn
+/// (and the parser made sure there is something to remove).
 pub(crate) fn position_status(rules: &Rules, pos: &Position) -> Option<GameEnd> {
+    if pos.owed_removals() > 0 {
+        return None;
+    }
     let variant = rules.variant();
     let limit = variant.loss_threshold();
     let (white, black) = (pos.total(Player::White), pos.total(Player::Black));
