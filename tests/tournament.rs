@@ -347,3 +347,44 @@ fn the_command_line_plays_writes_records_and_rescores() {
     let first_line = |s: &str| s.lines().next().unwrap_or("").to_string();
     assert_eq!(first_line(&again), first_line(&stdout));
 }
+
+/// The referee judges the no-capture limit as the rules say: with
+/// NoCaptureOutcome more-pieces the side with more pieces wins there, and
+/// the records replay to the same results (issue 9).
+#[test]
+fn the_no_capture_limit_is_judged_on_material_by_the_referee() {
+    let pgn = std::env::temp_dir().join(format!("yote-nocapture-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let report = play(&strings(&[
+        "--engine",
+        &engine("a", "--seed 1"),
+        "--engine",
+        &engine("b", "--seed 2"),
+        "--variant",
+        "no_capture_draw=12,no_capture_outcome=more-pieces",
+        "--depth",
+        "1",
+        "--games",
+        "8",
+        "--opening-plies",
+        "6",
+        "--seed",
+        "3",
+        "--pgn",
+        &pgn.display().to_string(),
+    ]));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_file(&pgn);
+    let records = GameRecord::parse_all(&text).unwrap();
+    assert_eq!(records.len(), 8);
+    for record in &records {
+        assert_eq!(record.tag("Termination"), Some("no-capture limit reached"));
+        replay_matches_result(record);
+    }
+    let decisive = report
+        .games
+        .iter()
+        .filter(|g| g.record.tag("Result") != Some("1/2-1/2"))
+        .count();
+    assert!(decisive > 0, "no game was judged on material");
+}
