@@ -296,6 +296,56 @@ mod tests {
     }
 
     #[test]
+    fn variant_value_takes_presets_and_specs_exactly() {
+        assert_eq!(
+            variant_value(Some("classic")),
+            Ok(Variant::preset("classic").unwrap())
+        );
+        let v = variant_value(Some(" hand-removal, no_capture_draw=100 ")).unwrap();
+        assert_eq!(v.removal, Removal::BoardOrHand);
+        assert_eq!(v.no_capture_draw, 100);
+        // Rules the value does not name are standard's, whatever came before.
+        assert_eq!(variant_value(Some("multi_jump=true")).unwrap().rows, 5);
+        for bad in [
+            None,
+            Some(""),
+            Some("  "),
+            Some("chess"),
+            Some("rows=2"),
+            Some("x=1"),
+        ] {
+            assert!(variant_value(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            variant_value(Some("")).unwrap_err(),
+            "option Variant needs a value"
+        );
+    }
+
+    #[test]
+    fn variant_warns_only_about_unnamed_history_rules_it_changes() {
+        let old = Variant::from_spec("6x6,no_capture_draw=100,repetition_draw=3").unwrap();
+        let new = variant_value(Some("hand-removal")).unwrap();
+        let warning = variant_reset_warning(&old, &new, "hand-removal").unwrap();
+        assert!(
+            warning.contains("NoCaptureDraw 100 -> 0, RepetitionDraw 3 -> 0; to keep them"),
+            "{warning}"
+        );
+        assert!(
+            warning.ends_with("value hand-removal,no_capture_draw=100,repetition_draw=3"),
+            "{warning}"
+        );
+        // Rows changed too, but a preset sets it: that is what was asked.
+        assert!(!warning.contains("Rows"));
+        let spec = "hand-removal,no_capture_draw=100,repetition_draw=0";
+        assert_eq!(
+            variant_reset_warning(&old, &variant_value(Some(spec)).unwrap(), spec),
+            None
+        );
+        assert_eq!(variant_reset_warning(&new, &new, "standard"), None);
+    }
+
+    #[test]
     fn spec_round_trips() {
         for preset in Variant::PRESETS {
             let spec = variant_spec(&preset.variant);

@@ -448,6 +448,21 @@ mod tests {
         let mv = Move::jump(c3, g.parse_cell("e5").unwrap(), path, 2, Bitboard::EMPTY)
             .with_removals(Bitboard::from_cell(d4) | Bitboard::from_cell(a1), 1);
         assert_eq!(mv.text(&g).to_string(), "c3c5e5xa1xd4x@");
+        let finish = Move::removal_only().with_removals(Bitboard::from_cell(d4), 1);
+        assert_eq!(finish.text(&g).to_string(), "xd4x@");
+        assert!(finish.is_removal_only() && finish.is_capture() && !finish.is_placement());
+        assert!(!mv.is_removal_only() && Move::place(c3).is_placement());
+    }
+
+    #[test]
+    fn parses_removal_only_syntax() {
+        let g = Geometry::new(5, 6);
+        let s = MoveSyntax::parse("x@xd4", &g).unwrap();
+        assert!(s.is_removal_only() && !s.placement);
+        assert_eq!((s.removed.count(), s.hand_removed), (1, 1));
+        for bad in ["x", "xx", "x@x", "@x@", "@xd4", "xd4xd4", "xd9"] {
+            assert!(MoveSyntax::parse(bad, &g).is_err(), "{bad}");
+        }
     }
 
     #[test]
