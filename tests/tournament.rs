@@ -979,3 +979,75 @@ fn cluster_examples_merge_to_one_run() {
         );
     }
 }
+
+/// The referee judges the no-capture limit as the rules say: with
+/// NoCaptureOutcome more-pieces the side with more pieces wins there, and
+/// the records replay to the same results (issue 9).
+#[test]
+fn the_no_capture_limit_is_judged_on_material_by_the_referee() {
+    let pgn = std::env::temp_dir().join(format!("yote-nocapture-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let report = play(&strings(&[
+        "--engine",
+        &engine("a", "--seed 1"),
+        "--engine",
+        &engine("b", "--seed 2"),
+        "--variant",
+        "no_capture_draw=12,no_capture_outcome=more-pieces",
+        "--depth",
+        "1",
+        "--games",
+        "8",
+        "--opening-plies",
+        "6",
+        "--seed",
+        "3",
+        "--pgn",
+        &pgn.display().to_string(),
+    ]));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_file(&pgn);
+    let records = GameRecord::parse_all(&text).unwrap();
+    assert_eq!(records.len(), 8);
+    for record in &records {
+        assert_eq!(record.tag("Termination"), Some("no-capture limit reached"));
+        replay_matches_result(record);
+    }
+    let decisive = report
+        .games
+        .iter()
+        .filter(|g| g.record.tag("Result") != Some("1/2-1/2"))
+        .count();
+    assert!(decisive > 0, "no game was judged on material");
+}
+
+/// An opening in the middle of a capture (owed removals): the engines are
+/// asked for the removal alone, the referee checks it, and the records keep
+/// the owing start and replay to their results (issue 9).
+#[test]
+fn an_opening_that_owes_removals_is_played_and_recorded() {
+    let owing = "6/6/2W3/2B3/B4B w 11 9 0 3 x1";
+    let path = std::env::temp_dir().join(format!("yote-owing-{}.txt", std::process::id()));
+    std::fs::write(&path, format!("{owing}\n")).unwrap();
+    let report = play(&strings(&[
+        "--engine",
+        &engine("a", "--seed 1"),
+        "--engine",
+        &engine("b", "--seed 2"),
+        "--variant",
+        "no_capture_draw=60",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--openings",
+        &path.display().to_string(),
+    ]));
+    let _ = std::fs::remove_file(&path);
+    for game in &report.games {
+        let record = &game.record;
+        assert_eq!(record.tag("FEN"), Some(owing));
+        assert!(record.moves[0].starts_with('x'), "{:?}", record.moves);
+        replay_matches_result(record);
+    }
+}

@@ -189,7 +189,8 @@ impl Sides {
     }
 
     /// The sides after a legal move, seen from whoever moves next: the same
-    /// as `Position::apply` followed by `Sides::of`.
+    /// as `Position::apply` followed by `Sides::of`. Not for removal-only
+    /// moves (perft expands a position owing removals at its root).
     #[inline(always)]
     pub(crate) fn after(&self, mv: &Move, bonus_turn: bool) -> Sides {
         let (mut own, mut own_hand) = (self.own, self.own_hand);
@@ -252,7 +253,8 @@ fn back(cell: u8, delta: i32, times: i32) -> u8 {
     (i32::from(cell) - delta * times) as u8
 }
 
-/// Every legal move, in a fixed order: placements, steps, jumps.
+/// Every legal move, in a fixed order: placements, steps, jumps (or, where
+/// removals are owed, the removal-only moves).
 pub(crate) fn generate(
     variant: &Variant,
     geometry: &Geometry,
@@ -260,6 +262,9 @@ pub(crate) fn generate(
     list: &mut MoveList,
 ) {
     list.clear();
+    if pos.owed_removals() > 0 {
+        return owed_removals(variant, geometry, pos, list);
+    }
     let s = Sides::of(pos, geometry);
     let mut sink = Pusher {
         removal: variant.removal,
@@ -286,7 +291,22 @@ pub(crate) fn generate(
     jumps(variant, geometry, &s, &mut sink, false);
 }
 
+/// The removal-only moves that end a capture whose jump was played alone:
+/// one for every way to make the owed removals.
+fn owed_removals(variant: &Variant, geometry: &Geometry, pos: &Position, list: &mut MoveList) {
+    let s = Sides::of(pos, geometry);
+    push_with_removals(
+        list,
+        Move::removal_only(),
+        variant.removal,
+        pos.owed_removals(),
+        s.enemy,
+        s.enemy_hand,
+    );
+}
+
 /// Only the moves that capture (for quiescence search), in generation order.
+/// Removal-only moves end a capture, so they count.
 pub(crate) fn generate_captures(
     variant: &Variant,
     geometry: &Geometry,
@@ -294,6 +314,9 @@ pub(crate) fn generate_captures(
     list: &mut MoveList,
 ) {
     list.clear();
+    if pos.owed_removals() > 0 {
+        return owed_removals(variant, geometry, pos, list);
+    }
     let s = Sides::of(pos, geometry);
     jumps(
         variant,
@@ -310,7 +333,11 @@ pub(crate) fn generate_captures(
 /// The number of legal moves, without making a list.
 #[inline(always)]
 pub(crate) fn count(variant: &Variant, geometry: &Geometry, pos: &Position) -> u64 {
-    count_sides(variant, geometry, &Sides::of(pos, geometry))
+    let s = Sides::of(pos, geometry);
+    match pos.owed_removals() {
+        0 => count_sides(variant, geometry, &s),
+        owed => removal_choices(variant.removal, owed, s.enemy.count(), s.enemy_hand),
+    }
 }
 
 /// The number of legal moves of the side to move in `s`.
@@ -422,8 +449,12 @@ fn count_with_chains(variant: &Variant, geometry: &Geometry, s: &Sides) -> u64 {
 }
 
 /// Whether the side to move has any legal move (MandatoryCapture only
-/// narrows a non-empty set, so it does not matter here).
+/// narrows a non-empty set, so it does not matter here). Owed removals
+/// always have a move: the parser refuses them when nothing can be removed.
 pub(crate) fn has_legal_move(variant: &Variant, geometry: &Geometry, pos: &Position) -> bool {
+    if pos.owed_removals() > 0 {
+        return true;
+    }
     let s = Sides::of(pos, geometry);
     if s.own_hand > 0 && s.empty.any() {
         return true;
@@ -439,8 +470,12 @@ pub(crate) fn has_legal_move(variant: &Variant, geometry: &Geometry, pos: &Posit
     })
 }
 
-/// Whether the side to move has a move that captures.
+/// Whether the side to move has a move that captures (a removal-only move
+/// finishes a capture, so owed removals count).
 pub(crate) fn has_capture(geometry: &Geometry, pos: &Position) -> bool {
+    if pos.owed_removals() > 0 {
+        return true;
+    }
     let s = Sides::of(pos, geometry);
     Direction::ALL
         .iter()

@@ -10,6 +10,11 @@ use super::ruleset::Rules;
 /// legal moves. The last ply is counted, not played ("bulk counting").
 /// History rules (NoCaptureDraw, RepetitionDraw) do not apply.
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    // Owed removals occur only in a given position, never after a move, so
+    // the bulk counters never meet them: a root that owes is expanded here.
+    if pos.owed_removals() > 0 && depth >= 2 {
+        return divide(rules, pos, depth).iter().map(|(_, n)| n).sum();
+    }
     let mut lists = vec![MoveList::new(); depth as usize];
     count(rules, pos, depth, &mut lists)
 }

@@ -667,7 +667,7 @@ pub fn rule_options(variant: &Variant) -> Vec<(&'static str, String)> {
     }
     let base = Variant::STANDARD;
     let v = variant;
-    let all: [(&'static str, String, bool); 13] = [
+    let all: [(&'static str, String, bool); 14] = [
         ("Rows", v.rows.to_string(), v.rows != base.rows),
         ("Columns", v.cols.to_string(), v.cols != base.cols),
         ("Pieces", v.pieces.to_string(), v.pieces != base.pieces),
@@ -687,6 +687,11 @@ pub fn rule_options(variant: &Variant) -> Vec<(&'static str, String)> {
             "NoCaptureDraw",
             v.no_capture_draw.to_string(),
             v.no_capture_draw != 0,
+        ),
+        (
+            "NoCaptureOutcome",
+            v.no_capture_outcome.to_string(),
+            v.no_capture_outcome != base.no_capture_outcome,
         ),
         (
             "RepetitionDraw",
@@ -732,13 +737,16 @@ mod tests {
             rule_options(&Variant::preset("6x6").unwrap()),
             vec![("Variant", "6x6".to_string())]
         );
-        let custom = Variant::from_spec("multi_jump=true,no_capture_draw=50").unwrap();
+        let custom =
+            Variant::from_spec("multi_jump=true,no_capture_draw=50,no_capture_outcome=more-pieces")
+                .unwrap();
         assert_eq!(
             rule_options(&custom),
             vec![
                 ("Variant", "standard".to_string()),
                 ("MultiJump", "true".to_string()),
-                ("NoCaptureDraw", "50".to_string())
+                ("NoCaptureDraw", "50".to_string()),
+                ("NoCaptureOutcome", "more-pieces".to_string())
             ]
         );
     }

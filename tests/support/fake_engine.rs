@@ -324,7 +324,7 @@ impl Engine {
 }
 
 /// The rule options the runner sends for variants that are not presets.
-const RULE_OPTIONS: [&str; 13] = [
+const RULE_OPTIONS: [&str; 14] = [
     "Rows",
     "Columns",
     "Pieces",
@@ -337,6 +337,7 @@ const RULE_OPTIONS: [&str; 13] = [
     "JumpOwn",
     "ThreeDraw",
     "NoCaptureDraw",
+    "NoCaptureOutcome",
     "RepetitionDraw",
 ];
 
