@@ -380,6 +380,9 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
             }
             "arg" => config.args.push(value.to_string()),
             "tc" => config.control = Some(parse_clock(value)?),
+            "nodes" => config.control = Some(TimeControl::Nodes(positive(&key, value)?)),
+            "depth" => config.control = Some(TimeControl::Depth(positive(&key, value)?)),
+            "movetime" => config.control = Some(TimeControl::MoveTime(positive(&key, value)?)),
             "dir" => config.dir = Some(PathBuf::from(value)),
             "proto" => {
                 config.dialect = match value {
@@ -392,7 +395,7 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
                 Some(name) if !name.is_empty() => set_option(&mut config.options, name, value),
                 _ => {
                     bail!(
-                        "unknown engine key '{key}' (name, cmd, arg, dir, proto, tc, option.<Name>)"
+                        "unknown engine key '{key}' (name, cmd, arg, dir, proto, tc, nodes, depth, movetime, option.<Name>)"
                     )
                 }
             },
@@ -445,10 +448,24 @@ fn key_values(spec: &str) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
+/// A per-engine limit (`nodes=`, `depth=`, `movetime=`): a positive integer.
+fn positive<T: std::str::FromStr + Default + PartialOrd>(key: &str, value: &str) -> Result<T> {
+    value
+        .parse::<T>()
+        .ok()
+        .filter(|n| *n > T::default())
+        .with_context(|| format!("{key}= needs a positive integer, not '{value}'"))
+}
+
 /// The match's time control. Engines with a `tc=` of their own play on a
 /// clock, so then the match's control must be a clock too (or absent, if
-/// every engine has its own).
+/// every engine has its own). Engines with their own `nodes=`, `depth=` or
+/// `movetime=` (a strength ladder) play against any control.
 fn time_control(args: &MatchArgs, engines: &[EngineConfig]) -> Result<TimeControl> {
+    let own_clocks = engines
+        .iter()
+        .filter(|e| e.control.is_some_and(|c| c.is_clock()))
+        .count();
     let own = engines.iter().filter(|e| e.control.is_some()).count();
     let given = match (&args.tc, args.movetime, args.nodes, args.depth) {
         (Some(tc), ..) => Some(parse_clock(tc)?),
@@ -458,7 +475,7 @@ fn time_control(args: &MatchArgs, engines: &[EngineConfig]) -> Result<TimeContro
         _ => None,
     };
     match given {
-        Some(control) if own > 0 && !control.is_clock() => {
+        Some(control) if own_clocks > 0 && !control.is_clock() => {
             bail!("an engine's tc= needs the match on a clock too (--tc), not {control}")
         }
         Some(control) => Ok(control),
@@ -684,6 +701,23 @@ mod tests {
             "1",
         ]);
         assert!(MatchConfig::from_args(&no_clock.unwrap()).is_err());
+        // A strength ladder: each engine its own search limit.
+        let ladder = MatchConfig::from_args(
+            &parse_args(["--engine", "cmd=a,nodes=500", "--engine", "cmd=b,depth=3"]).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(ladder.control(0), TimeControl::Nodes(500));
+        assert_eq!(ladder.control(1), TimeControl::Depth(3));
+        let zero = parse_args([
+            "--engine",
+            "cmd=a,nodes=0",
+            "--engine",
+            "cmd=b",
+            "--depth",
+            "1",
+        ]);
+        let err = format!("{:#}", MatchConfig::from_args(&zero.unwrap()).unwrap_err());
+        assert!(err.contains("nodes= needs a positive integer"), "{err}");
         assert!(parse_args(["--engine", "cmd=a", "--depth", "2", "--nodes", "3"]).is_err());
         let no_limit = parse_args(["--engine", "cmd=a", "--engine", "cmd=b"]).unwrap();
         assert!(MatchConfig::from_args(&no_limit).is_err());

@@ -194,7 +194,12 @@ fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
 /// Each engine's points against each other one, `-` where they did not
 /// meet, in the standings' order.
 pub fn crosstable(order: &[Standing], tallies: &[PairTally]) -> String {
-    let width = order.iter().map(|s| s.name.len()).max().unwrap_or(4).max(4);
+    let labels: Vec<String> = order
+        .iter()
+        .enumerate()
+        .map(|(k, s)| format!("{}. {}", k + 1, s.name))
+        .collect();
+    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
     let cell = 9;
     let mut out = format!("{:width$}", "");
     for (k, _) in order.iter().enumerate() {
@@ -202,11 +207,7 @@ pub fn crosstable(order: &[Standing], tallies: &[PairTally]) -> String {
     }
     out.push('\n');
     for (k, row) in order.iter().enumerate() {
-        out += &format!(
-            "{:width$}",
-            format!("{}. {}", k + 1, row.name),
-            width = width
-        );
+        out += &format!("{:width$}", labels[k]);
         for column in order {
             let text = if column.name == row.name {
                 "-".to_string()
@@ -280,6 +281,19 @@ mod tests {
             losses,
         };
         t
+    }
+
+    #[test]
+    fn crosstable_columns_line_up_whatever_the_name_lengths() {
+        let names = vec!["d1".to_string(), "greedy".to_string(), "random".to_string()];
+        let tallies = [
+            tally("random", "greedy", 0, 0, 10),
+            tally("greedy", "d1", 0, 0, 10),
+        ];
+        let table = standings(&names, &tallies);
+        let text = crosstable(&table, &tallies);
+        let widths: Vec<usize> = text.lines().map(|l| l.chars().count()).collect();
+        assert!(widths.iter().all(|w| *w == widths[0]), "{text}");
     }
 
     #[test]
