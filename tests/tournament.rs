@@ -648,6 +648,7 @@ fn standings_and_crosstable_for_a_round_robin() {
     let yote = env!("CARGO_BIN_EXE_yote");
     let out = Command::new(yote)
         .args(["match", "--quiet", "--depth", "1", "--games", "4"])
+        .args(["--show-games", "--rating-interval", "6"])
         .args(["--engine", &engine("x", "--seed 1")])
         .args(["--engine", &engine("y", "--mode first")])
         .args(["--engine", &engine("z", "--seed 3")])

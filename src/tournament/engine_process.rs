@@ -264,10 +264,20 @@ impl EngineProcess {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(EngineError::Timeout {
-                    waiting_for,
-                    waited_ms: started.elapsed().as_millis(),
-                });
+                // A line read before the deadline still counts (the runner
+                // may be late, not the engine); one read after it cannot,
+                // however many more keep coming.
+                return match self.events.try_recv() {
+                    Ok(Event::Line(line, at)) if at < deadline => {
+                        self.log('>', &line);
+                        Ok((line, at))
+                    }
+                    Ok(Event::Garbage(what)) => Err(EngineError::Garbage(what)),
+                    _ => Err(EngineError::Timeout {
+                        waiting_for,
+                        waited_ms: started.elapsed().as_millis(),
+                    }),
+                };
             }
             match self.events.recv_timeout(POLL.min(deadline - now)) {
                 Ok(Event::Line(line, at)) => {

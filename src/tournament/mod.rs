@@ -24,8 +24,9 @@ pub use cli::{MatchArgs, MatchConfig, parse_args};
 pub use runner::{MatchReport, PlayedGame, run_match};
 
 use anyhow::{Context, Result, bail};
-use records::{GameRecord, GameResult};
+use records::GameResult;
 use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader};
 use tally::PairTally;
 
 /// `yote match`: plays the match (or rescores records files) and prints the
@@ -33,14 +34,14 @@ use tally::PairTally;
 /// and exits with 128 + the signal's number.
 pub fn run(args: MatchArgs) -> Result<()> {
     if !args.rescore.is_empty() {
-        let mut files = Vec::new();
+        let mut files: Vec<(String, Box<dyn BufRead>)> = Vec::new();
         for path in &args.rescore {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            files.push(text);
+            let file =
+                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+            files.push((path.display().to_string(), Box::new(BufReader::new(file))));
         }
         let sprt = args.sprt.as_deref().map(cli::sprt_spec).transpose()?;
-        let tallies = rescore_files(&files)?;
+        let tallies = rescore_inputs(files)?;
         for tally in &tallies {
             print!("{}", tally.report(sprt.as_ref()));
         }
@@ -115,33 +116,66 @@ pub fn summary(config: &MatchConfig, report: &MatchReport) -> String {
     out
 }
 
-/// Statistics of one records file; see [`rescore_files`].
+/// Statistics of one records file; see [`rescore_inputs`].
 pub fn rescore(text: &str) -> Result<Vec<PairTally>> {
     rescore_files(&[text.to_string()])
 }
 
-/// Statistics of records files (shards of one match, or several runs
-/// appended to one file): one tally per pair of engine names, from the side
-/// of the engine that is White in the pairing's first game. Games sharing a
-/// `Pair` tag within one run (`Run` tag) are the two colours of one opening;
-/// games of different runs never pair. Records without a `Run` tag (older
-/// files) count as one run per file, a new one starting whenever a `Game`
-/// number repeats. Games are taken in run order, then `Game` tag order, not
-/// file order (concurrent games finish out of order), so a rescore reports
-/// the same way round as the live run.
+/// [`rescore_inputs`] of texts.
 pub fn rescore_files(texts: &[String]) -> Result<Vec<PairTally>> {
-    let mut games: Vec<(usize, u64, GameRecord, String)> = Vec::new();
+    rescore_inputs(
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                (
+                    format!("records {}", i + 1),
+                    Box::new(t.as_bytes()) as Box<dyn BufRead + '_>,
+                )
+            })
+            .collect(),
+    )
+}
+
+/// What rescoring keeps of a game: not its moves, so that a file of any
+/// size is rescored in little memory.
+struct Scored {
+    run: usize,
+    number: u64,
+    white: String,
+    black: String,
+    result: GameResult,
+    pair: String,
+    termination: String,
+}
+
+/// Statistics of records files (shards of one match, or several runs
+/// appended to one file), each read a line at a time: one tally per pair of
+/// engine names, from the side of the engine that is White in the pairing's
+/// first game. Games sharing a `Pair` tag within one run (`Run` tag) are the
+/// two colours of one opening; games of different runs never pair. Records
+/// without a `Run` tag (older files) count as one run per file, a new one
+/// starting whenever a `Game` number repeats. Games are taken in run order,
+/// then `Game` tag order, not file order (concurrent games finish out of
+/// order), so a rescore reports the same way round as the live run.
+pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Result<Vec<PairTally>> {
+    let mut games: Vec<Scored> = Vec::new();
     let mut run_order: HashMap<String, usize> = HashMap::new();
-    for (file, text) in texts.iter().enumerate() {
+    for (file, (name, input)) in inputs.into_iter().enumerate() {
         let mut untagged_run = 0;
         let mut seen: HashSet<u64> = HashSet::new();
-        let records =
-            GameRecord::parse_all(text).with_context(|| format!("records file {}", file + 1))?;
-        for (i, game) in records.into_iter().enumerate() {
+        let mut reader = records::RecordReader::default();
+        let mut index = 0;
+        for line in input.lines() {
+            let line = line.with_context(|| format!("reading {name}"))?;
+            let Some(game) = reader.line(&line).with_context(|| name.clone())? else {
+                continue;
+            };
+            index += 1;
             let number = game
                 .tag("Game")
                 .and_then(|n| n.parse::<u64>().ok())
-                .unwrap_or(i as u64 + 1);
+                .unwrap_or(index);
             let run = match game.tag("Run") {
                 Some(run) => run.to_string(),
                 None => {
@@ -154,16 +188,28 @@ pub fn rescore_files(texts: &[String]) -> Result<Vec<PairTally>> {
                 }
             };
             let next = run_order.len();
-            let order = *run_order.entry(run.clone()).or_insert(next);
-            games.push((order, number, game, run));
+            let run = *run_order.entry(run).or_insert(next);
+            let (Some(white), Some(black)) = (game.tag("White"), game.tag("Black")) else {
+                bail!("{name}: game {index} has no White or Black tag");
+            };
+            games.push(Scored {
+                run,
+                number,
+                white: white.to_string(),
+                black: black.to_string(),
+                result: game.result,
+                pair: game
+                    .tag("Pair")
+                    .map_or_else(|| format!("game {number}"), str::to_string),
+                termination: game.tag("Termination").unwrap_or("unknown").to_string(),
+            });
         }
+        reader.finish().with_context(|| name.clone())?;
     }
-    games.sort_by_key(|(order, number, ..)| (*order, *number));
+    games.sort_by_key(|g| (g.run, g.number));
     let mut tallies: Vec<PairTally> = Vec::new();
-    for (i, (_, number, game, run)) in games.iter().enumerate() {
-        let (Some(white), Some(black)) = (game.tag("White"), game.tag("Black")) else {
-            bail!("game {} has no White or Black tag", i + 1);
-        };
+    for game in &games {
+        let (white, black) = (game.white.as_str(), game.black.as_str());
         let index = match tallies
             .iter()
             .position(|t| (t.a == white && t.b == black) || (t.a == black && t.b == white))
@@ -186,11 +232,8 @@ pub fn rescore_files(texts: &[String]) -> Result<Vec<PairTally>> {
         } else {
             flip(white_outcome)
         };
-        let key = match game.tag("Pair") {
-            Some(pair) => format!("{run} / {pair}"),
-            None => format!("{run} / game {number}"),
-        };
-        tally.add(&key, outcome, game.tag("Termination").unwrap_or("unknown"));
+        let key = format!("{} / {}", game.run, game.pair);
+        tally.add(&key, outcome, &game.termination);
     }
     Ok(tallies)
 }

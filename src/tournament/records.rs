@@ -257,80 +257,117 @@ impl GameRecord {
     /// Reads every game in `text`. Blank lines are optional between games
     /// and between a game's tags and its moves; `\r\n` line ends are fine.
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, RecordError> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut reader = RecordReader::default();
         let mut games = Vec::new();
-        let mut current: Option<PartialGame> = None;
-        for (index, raw) in text.lines().enumerate() {
-            let line = index + 1;
-            let content = raw.trim();
-            if content.is_empty() {
-                continue;
-            }
-            let game = current.get_or_insert_with(|| PartialGame::new(line));
-            if content.starts_with('[') {
-                if game.in_moves {
-                    return Err(RecordError::TagAfterMoves { line });
-                }
-                let (name, value) = parse_tag(content, line)?;
-                game.add_tag(name, value, line)?;
-                continue;
-            }
-            game.in_moves = true;
-            let mut tokens = content.split_whitespace();
-            let mut trailer = None;
-            for token in tokens.by_ref() {
-                if let Some(comment) = &mut game.comment {
-                    if token.contains('{') {
-                        return Err(RecordError::UnterminatedComment { line });
-                    }
-                    match token.strip_suffix('}') {
-                        Some(last) => {
-                            push_word(comment, last);
-                            let text = game.comment.take().expect("in a comment");
-                            game.attach_comment(text);
-                        }
-                        None => push_word(comment, token),
-                    }
-                    continue;
-                }
-                if let Some(opened) = token.strip_prefix('{') {
-                    game.comment = Some(String::new());
-                    match opened.strip_suffix('}') {
-                        Some(whole) => {
-                            game.comment = None;
-                            game.attach_comment(whole.to_string());
-                        }
-                        None => push_word(game.comment.as_mut().expect("just set"), opened),
-                    }
-                    continue;
-                }
-                if let Some(result) = GameResult::from_token(token) {
-                    trailer = Some(result);
-                    break;
-                }
-                if !is_move_number(token) {
-                    game.record.moves.push(token.to_string());
-                }
-            }
-            if let Some(result) = trailer {
-                if let Some(token) = tokens.next() {
-                    return Err(RecordError::TextAfterResult {
-                        line,
-                        token: token.to_string(),
-                    });
-                }
-                let game = current.take().expect("a game is in progress");
-                if game.comment.is_some() {
-                    return Err(RecordError::UnterminatedComment { line });
-                }
-                games.push(game.finish(result, line)?);
+        for raw in text.lines() {
+            if let Some(game) = reader.line(raw)? {
+                games.push(game);
             }
         }
-        match current {
+        reader.finish()?;
+        Ok(games)
+    }
+}
+
+/// Reads records a line at a time, so that a file of any size is read in
+/// constant memory: [`RecordReader::line`] returns each game as its last
+/// line arrives.
+#[derive(Default)]
+pub struct RecordReader {
+    /// Lines seen so far.
+    lines: usize,
+    current: Option<PartialGame>,
+}
+
+impl RecordReader {
+    /// Whether a game has started and not ended yet.
+    pub fn in_game(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// Takes the next line (with or without its line end); the game it
+    /// ends, if any.
+    pub fn line(&mut self, raw: &str) -> Result<Option<GameRecord>, RecordError> {
+        self.lines += 1;
+        let line = self.lines;
+        let raw = if line == 1 {
+            raw.strip_prefix('\u{feff}').unwrap_or(raw)
+        } else {
+            raw
+        };
+        let content = raw.trim();
+        if content.is_empty() {
+            return Ok(None);
+        }
+        let game = self.current.get_or_insert_with(|| PartialGame::new(line));
+        if content.starts_with('[') && game.comment.is_none() {
+            if game.in_moves {
+                return Err(RecordError::TagAfterMoves { line });
+            }
+            let (name, value) = parse_tag(content, line)?;
+            game.add_tag(name, value, line)?;
+            return Ok(None);
+        }
+        game.in_moves = true;
+        let mut tokens = content.split_whitespace();
+        let mut trailer = None;
+        for token in tokens.by_ref() {
+            if let Some(comment) = &mut game.comment {
+                if token.contains('{') {
+                    return Err(RecordError::UnterminatedComment { line });
+                }
+                match token.strip_suffix('}') {
+                    Some(last) => {
+                        push_word(comment, last);
+                        let text = game.comment.take().expect("in a comment");
+                        game.attach_comment(text);
+                    }
+                    None => push_word(comment, token),
+                }
+                continue;
+            }
+            if let Some(opened) = token.strip_prefix('{') {
+                game.comment = Some(String::new());
+                match opened.strip_suffix('}') {
+                    Some(whole) => {
+                        game.comment = None;
+                        game.attach_comment(whole.to_string());
+                    }
+                    None => push_word(game.comment.as_mut().expect("just set"), opened),
+                }
+                continue;
+            }
+            if let Some(result) = GameResult::from_token(token) {
+                trailer = Some(result);
+                break;
+            }
+            if !is_move_number(token) {
+                game.record.moves.push(token.to_string());
+            }
+        }
+        let Some(result) = trailer else {
+            return Ok(None);
+        };
+        if let Some(token) = tokens.next() {
+            return Err(RecordError::TextAfterResult {
+                line,
+                token: token.to_string(),
+            });
+        }
+        let game = self.current.take().expect("a game is in progress");
+        if game.comment.is_some() {
+            return Err(RecordError::UnterminatedComment { line });
+        }
+        game.finish(result, line).map(Some)
+    }
+
+    /// The end of the input: an error if it falls inside a game.
+    pub fn finish(self) -> Result<(), RecordError> {
+        match self.current {
             Some(game) => Err(RecordError::UnexpectedEof {
                 line: game.start_line,
             }),
-            None => Ok(games),
+            None => Ok(()),
         }
     }
 }

@@ -7,9 +7,10 @@
 //! seed: same fingerprint) to count them once and play only the rest, under
 //! the same `Run` tag.
 
-use super::records::GameRecord;
+use super::records::{GameRecord, GameResult, RecordError, RecordReader};
 use anyhow::{Context, Result, bail};
 use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -129,49 +130,79 @@ pub struct Resumed {
     /// The run's identity, to keep writing under.
     pub run: RunId,
     /// Its finished games.
-    pub games: Vec<GameRecord>,
+    pub games: Vec<ResumedGame>,
 }
 
-/// Reads `path` for `--resume`: the games of the last run with `run`'s
-/// settings, if any. A game cut off mid-write (the machine went down) is
-/// removed from the file, since it will be played again.
+/// What resuming needs of a finished game (not its moves).
+pub struct ResumedGame {
+    /// The `Game` tag: 1 + the index in the full schedule.
+    pub number: usize,
+    pub result: GameResult,
+    pub termination: String,
+}
+
+/// Reads `path` for `--resume`, a line at a time: the games of the last run
+/// with `run`'s settings, if any. A record cut off mid-write (the machine
+/// went down) is removed from the file, since it will be played again;
+/// damage anywhere else is an error.
 pub fn load(path: &Path, run: &RunId) -> Result<Option<Resumed>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
+    let file = match File::open(path) {
+        Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    let complete = complete_prefix(&text);
-    let games = GameRecord::parse_all(&text[..complete])
-        .with_context(|| format!("reading {} to resume", path.display()))?;
-    if complete < text.len() {
+    let mut input = BufReader::new(file);
+    let mut records = RecordReader::default();
+    let (mut offset, mut complete) = (0u64, 0u64);
+    let mut damage: Option<RecordError> = None;
+    let mut found: Option<(String, Vec<ResumedGame>)> = None;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let read = input
+            .read_line(&mut line)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        offset += read as u64;
+        if let Some(error) = &damage {
+            // A later game's end: the damage is not a cut-off tail.
+            if is_result_line(&line) {
+                bail!("{}: {error}", path.display());
+            }
+            continue;
+        }
+        match records.line(&line) {
+            Ok(Some(game)) => {
+                complete = offset;
+                keep(&game, run, &mut found)
+                    .with_context(|| format!("{}: a record of the run", path.display()))?;
+            }
+            // Blank lines after a game belong to it.
+            Ok(None) if !records.in_game() => complete = offset,
+            Ok(None) => {}
+            Err(error) => damage = Some(error),
+        }
+    }
+    if damage.is_some() || records.in_game() {
         log::warn!(
             "{}: dropping an unfinished last record ({} bytes)",
             path.display(),
-            text.len() - complete
+            offset - complete
         );
         File::options()
             .write(true)
             .open(path)
-            .and_then(|f| f.set_len(complete as u64))
+            .and_then(|f| f.set_len(complete))
             .with_context(|| format!("truncating {}", path.display()))?;
     }
-    let Some(tag) = games
-        .iter()
-        .rev()
-        .filter_map(|g| g.tag("Run"))
-        .find(|t| run.same_settings(t))
-        .map(str::to_string)
-    else {
+    let Some((tag, games)) = found else {
         return Ok(None);
     };
     let Some(started) = tag.split_whitespace().next() else {
         bail!("malformed Run tag '{tag}'");
     };
-    let games = games
-        .into_iter()
-        .filter(|g| g.tag("Run") == Some(tag.as_str()))
-        .collect();
     Ok(Some(Resumed {
         run: RunId {
             started: started.to_string(),
@@ -181,27 +212,39 @@ pub fn load(path: &Path, run: &RunId) -> Result<Option<Resumed>> {
     }))
 }
 
-/// The length of `text` up to the end of its last complete game: the line
-/// holding a game's final result token, which the writer puts on a line of
-/// its own.
-fn complete_prefix(text: &str) -> usize {
-    let mut end = 0;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        offset += line.len();
-        let content = line.trim();
-        let is_result = matches!(content, "1-0" | "0-1" | "1/2-1/2" | "*")
-            || content
-                .rsplit(char::is_whitespace)
-                .next()
-                .is_some_and(|last| matches!(last, "1-0" | "0-1" | "1/2-1/2" | "*"))
-                && !content.starts_with('[');
-        if is_result && line.ends_with('\n') {
-            end = offset;
-        }
+/// Adds a game of a run with these settings to `found`, starting afresh
+/// when a newer such run begins.
+fn keep(
+    game: &GameRecord,
+    run: &RunId,
+    found: &mut Option<(String, Vec<ResumedGame>)>,
+) -> Result<()> {
+    let Some(tag) = game.tag("Run").filter(|t| run.same_settings(t)) else {
+        return Ok(());
+    };
+    let Some(number) = game.tag("Game").and_then(|n| n.parse::<usize>().ok()) else {
+        bail!("no Game number");
+    };
+    if found.as_ref().is_none_or(|(current, _)| current != tag) {
+        *found = Some((tag.to_string(), Vec::new()));
     }
-    // Blank lines after the last result belong to it.
-    end + text[end..].len() - text[end..].trim_start_matches(['\n', '\r']).len()
+    let (_, games) = found.as_mut().expect("set above");
+    games.push(ResumedGame {
+        number,
+        result: game.result,
+        termination: game.tag("Termination").unwrap_or("unknown").to_string(),
+    });
+    Ok(())
+}
+
+/// A line that ends a game: its last token is a result.
+fn is_result_line(line: &str) -> bool {
+    let content = line.trim();
+    !content.starts_with('[')
+        && content
+            .split_whitespace()
+            .last()
+            .is_some_and(|t| GameResult::from_token(t).is_some())
 }
 
 #[cfg(test)]
@@ -231,11 +274,32 @@ mod tests {
     }
 
     #[test]
-    fn a_cut_off_last_record_is_not_part_of_the_prefix() {
-        let whole = "[Result \"1-0\"]\n\n1. @a1\n1-0\n\n";
-        let cut = format!("{whole}[Result \"0-1\"]\n\n1. @a1 @b");
-        assert_eq!(complete_prefix(&cut), whole.len());
-        assert_eq!(complete_prefix(whole), whole.len());
-        assert_eq!(complete_prefix("[Result \"1-0\"]\n\n1. @a1 1-0"), 0);
+    fn a_cut_off_last_record_is_dropped_and_damage_elsewhere_refused() {
+        let run = RunId::new(3, 99);
+        let game = |number: usize| {
+            let mut r = GameRecord {
+                moves: vec!["@a1".into()],
+                result: GameResult::WhiteWins,
+                ..GameRecord::default()
+            };
+            r.set_tag("Run", run.tag());
+            r.set_tag("Game", number.to_string());
+            r.write()
+        };
+        let path = std::env::temp_dir().join(format!("yote-resume-{}.pgn", std::process::id()));
+        let whole = game(1) + &game(2);
+        for cut in ["[Run \"2026", "[Game \"3\"]\n[Result \"1-0\"]\n\n1. @a1 @b"] {
+            std::fs::write(&path, format!("{whole}{cut}")).unwrap();
+            let resumed = load(&path, &run).unwrap().expect("the run is found");
+            assert_eq!(resumed.games.len(), 2);
+            assert_eq!(resumed.run, run);
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), whole, "{cut:?}");
+        }
+        std::fs::write(&path, format!("{}[Oops\n{}", game(1), game(2))).unwrap();
+        assert!(load(&path, &run).is_err(), "damage mid-file");
+        let other = RunId::new(4, 99);
+        std::fs::write(&path, &whole).unwrap();
+        assert!(load(&path, &other).unwrap().is_none(), "another seed");
+        let _ = std::fs::remove_file(&path);
     }
 }

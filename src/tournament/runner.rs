@@ -206,44 +206,34 @@ fn resume_state(
         log::info!("{}: nothing to resume, starting the run", path.display());
         return Ok((fresh, HashSet::new()));
     };
-    let mut games: Vec<(usize, &GameRecord)> = Vec::new();
-    for record in &resumed.games {
-        let Some(number) = record.tag("Game").and_then(|n| n.parse::<usize>().ok()) else {
-            bail!("{}: a record of the run has no Game number", path.display());
-        };
-        games.push((number - 1, record));
-    }
-    games.sort_by_key(|(index, _)| *index);
+    let mut games = resumed.games;
+    games.sort_by_key(|g| g.number);
     let pairings = schedule::pairings(config.engines.len(), config.format);
     let jobs = schedule::jobs(&pairings, config.rounds, config.openings.len(), config.seed);
     let mut done = HashSet::new();
-    for (index, record) in games {
-        let Some(job) = jobs.get(index) else {
+    for game in &games {
+        let Some(job) = game.number.checked_sub(1).and_then(|i| jobs.get(i)) else {
             bail!(
                 "{}: game {} is not in the schedule",
                 path.display(),
-                index + 1
+                game.number
             );
         };
-        if !done.insert(index) {
-            continue; // written twice; counted once
-        }
-        let white_outcome = match record.result {
+        let white_outcome = match game.result {
             GameResult::WhiteWins => stats::Outcome::Win,
             GameResult::BlackWins => stats::Outcome::Loss,
             GameResult::Draw => stats::Outcome::Draw,
-            GameResult::Unfinished => {
-                done.remove(&index);
-                continue;
-            }
+            GameResult::Unfinished => continue,
         };
+        if !done.insert(job.index) {
+            continue; // written twice; counted once
+        }
         let outcome = if job.swapped {
             super::flip(white_outcome)
         } else {
             white_outcome
         };
-        let termination = record.tag("Termination").unwrap_or("unknown");
-        tallies[job.pairing].add(&pair_key(job), outcome, termination);
+        tallies[job.pairing].add(&pair_key(job), outcome, &game.termination);
     }
     eprintln!(
         "resuming run {} from {}: {} games already played",
