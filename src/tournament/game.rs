@@ -296,8 +296,8 @@ pub fn play(
         let side = game.position().side_to_move();
         let engine = &mut *engines[side.index()];
         match one_move(engine, &game, &position_cmd, timing, &mut clocks, side) {
-            Err(Interrupted) => return None,
-            Ok(Err(why)) => {
+            Err(None) => return None,
+            Err(Some(why)) => {
                 return Some(GameReport {
                     termination: Termination::Forfeit { loser: side, why },
                     moves,
@@ -305,7 +305,7 @@ pub fn play(
                     failed: Some(side),
                 });
             }
-            Ok(Ok((mv, reply))) => {
+            Ok((mv, reply)) => {
                 let text = rules.move_text(&mv);
                 game.play(&mv);
                 append_move(&mut position_cmd, &text);
@@ -364,28 +364,10 @@ fn verdict(
     }
 }
 
-/// The runner got SIGINT or SIGTERM: the game is abandoned unrecorded.
-struct Interrupted;
-
 /// Asks the side to move for its move and checks it: the legal move and
-/// the engine's reply, or the forfeit.
+/// the engine's reply, or the forfeit; `Err(None)` when the runner got
+/// SIGINT or SIGTERM (the game is then abandoned unrecorded).
 fn one_move(
-    engine: &mut EngineProcess,
-    game: &Game,
-    position_cmd: &str,
-    timing: &Timing,
-    clocks: &mut Clocks,
-    side: Player,
-) -> Result<Result<(Move, Reply), Forfeit>, Interrupted> {
-    match engine_move(engine, game, position_cmd, timing, clocks, side) {
-        Err(Some(forfeit)) => Ok(Err(forfeit)),
-        Err(None) => Err(Interrupted),
-        Ok(played) => Ok(Ok(played)),
-    }
-}
-
-/// [`one_move`], with None for an interruption.
-fn engine_move(
     engine: &mut EngineProcess,
     game: &Game,
     position_cmd: &str,
