@@ -869,6 +869,11 @@ fn captures_played_as_two_turns() {
         );
     }
     assert_eq!(e.ask("perft 1").last().unwrap(), "Nodes searched: 3");
+    let d = e.ask("d");
+    assert!(
+        d.contains(&"Status: in progress, white owes 1 removal(s) for its jump".to_string()),
+        "{d:?}"
+    );
     e.send("go depth 4");
     let lines = e.bestmove();
     let best = lines.last().unwrap();
