@@ -1055,3 +1055,22 @@ fn no_capture_limit_judged_on_material_through_the_protocol() {
         .unwrap();
     assert!(last_info.contains("score cp 0"), "{lines:?}");
 }
+
+/// The plies since capture and the move number are each optional, and
+/// `query fen` prints them all (issue 9).
+#[test]
+fn trailing_position_fields_are_each_optional() {
+    let mut e = started("ugi");
+    for (given, printed) in [
+        ("6/6/6/6/W5 b 11 12", "6/6/6/6/W5 b 11 12 0 1"),
+        ("6/6/6/6/W5 b 11 12 7", "6/6/6/6/W5 b 11 12 7 1"),
+        ("6/6/6/6/W5 b 11 12 7 4", "6/6/6/6/W5 b 11 12 7 4"),
+    ] {
+        assert!(e.ask(&format!("position fen {given}")).is_empty());
+        assert_eq!(e.ask_one("query fen"), format!("response {printed}"));
+        assert!(e.ask(&format!("position fen {printed}")).is_empty());
+    }
+    let out = e.ask("position fen 6/6/6/6/W5 b 11 12 7 4 1");
+    assert!(out[0].contains("expected 4 to 6 fields"), "{out:?}");
+    assert_eq!(e.ask_one("query fen"), "response 6/6/6/6/W5 b 11 12 7 4");
+}
