@@ -388,3 +388,34 @@ fn the_no_capture_limit_is_judged_on_material_by_the_referee() {
         .count();
     assert!(decisive > 0, "no game was judged on material");
 }
+
+/// An opening in the middle of a capture (owed removals): the engines are
+/// asked for the removal alone, the referee checks it, and the records keep
+/// the owing start and replay to their results (issue 9).
+#[test]
+fn an_opening_that_owes_removals_is_played_and_recorded() {
+    let owing = "6/6/2W3/2B3/B4B w 11 9 0 3 x1";
+    let path = std::env::temp_dir().join(format!("yote-owing-{}.txt", std::process::id()));
+    std::fs::write(&path, format!("{owing}\n")).unwrap();
+    let report = play(&strings(&[
+        "--engine",
+        &engine("a", "--seed 1"),
+        "--engine",
+        &engine("b", "--seed 2"),
+        "--variant",
+        "no_capture_draw=60",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--openings",
+        &path.display().to_string(),
+    ]));
+    let _ = std::fs::remove_file(&path);
+    for game in &report.games {
+        let record = &game.record;
+        assert_eq!(record.tag("FEN"), Some(owing));
+        assert!(record.moves[0].starts_with('x'), "{:?}", record.moves);
+        replay_matches_result(record);
+    }
+}
