@@ -869,6 +869,11 @@ fn captures_played_as_two_turns() {
         );
     }
     assert_eq!(e.ask("perft 1").last().unwrap(), "Nodes searched: 3");
+    let d = e.ask("d");
+    assert!(
+        d.contains(&"Status: in progress, white owes 1 removal(s) for its jump".to_string()),
+        "{d:?}"
+    );
     e.send("go depth 4");
     let lines = e.bestmove();
     let best = lines.last().unwrap();
@@ -938,15 +943,7 @@ fn variant_carries_the_whole_rule_set() {
     let mut e = started("uci");
     // Every preset and a custom rule set built option by option.
     let mut printed = Vec::new();
-    for preset in [
-        "standard",
-        "hand-removal",
-        "6x6",
-        "classic",
-        "5x5",
-        "boxed",
-        "all-options",
-    ] {
+    for preset in yote::rules::Variant::PRESETS.iter().map(|p| p.name) {
         printed.push(variant_line(
             &e.ask(&format!("setoption name Variant value {preset}")),
         ));
@@ -1012,18 +1009,18 @@ fn variant_carries_the_whole_rule_set() {
 /// side with more pieces, in the queries and in the search (issue 9).
 #[test]
 fn no_capture_limit_judged_on_material_through_the_protocol() {
-    let mut e = started("ugi");
-    e.ask("setoption name Variant value no_capture_draw=4,no_capture_outcome=more-pieces");
     // White (3 pieces) against Black (2): any quiet move reaches the limit.
     let fen = "W5/W5/W5/6/4BB w 0 0 3 10";
-    e.send(&format!("position fen {fen}"));
-    e.send("go depth 3");
-    let lines = e.bestmove();
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let search = |e: &mut Engine| {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        let lines = e.bestmove();
+        let last_info = lines.iter().rev().find(|l| l.starts_with("info depth"));
+        (last_info.unwrap().clone(), lines)
+    };
+    let mut e = started("ugi");
+    e.ask("setoption name Variant value no_capture_draw=4,no_capture_outcome=more-pieces");
+    let (last_info, lines) = search(&mut e);
     assert!(last_info.contains("score mate 1"), "{lines:?}");
     let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
     e.ask(&format!("position fen {fen} moves {best}"));
@@ -1040,13 +1037,25 @@ fn no_capture_limit_judged_on_material_through_the_protocol() {
     );
     // As a draw, the same limit scores 0.
     e.ask("setoption name NoCaptureOutcome value draw");
-    e.send(&format!("position fen {fen}"));
-    e.send("go depth 3");
-    let lines = e.bestmove();
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let (last_info, lines) = search(&mut e);
     assert!(last_info.contains("score cp 0"), "{lines:?}");
+}
+
+/// The plies since capture and the move number are each optional, and
+/// `query fen` prints them all (issue 9).
+#[test]
+fn trailing_position_fields_are_each_optional() {
+    let mut e = started("ugi");
+    for (given, printed) in [
+        ("6/6/6/6/W5 b 11 12", "6/6/6/6/W5 b 11 12 0 1"),
+        ("6/6/6/6/W5 b 11 12 7", "6/6/6/6/W5 b 11 12 7 1"),
+        ("6/6/6/6/W5 b 11 12 7 4", "6/6/6/6/W5 b 11 12 7 4"),
+    ] {
+        assert!(e.ask(&format!("position fen {given}")).is_empty());
+        assert_eq!(e.ask_one("query fen"), format!("response {printed}"));
+        assert!(e.ask(&format!("position fen {printed}")).is_empty());
+    }
+    let out = e.ask("position fen 6/6/6/6/W5 b 11 12 7 4 1");
+    assert!(out[0].contains("expected 4 to 6 fields"), "{out:?}");
+    assert_eq!(e.ask_one("query fen"), "response 6/6/6/6/W5 b 11 12 7 4");
 }

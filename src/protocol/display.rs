@@ -47,9 +47,13 @@ pub fn describe(game: &Game) -> Vec<String> {
     let rules = game.rules();
     let pos = game.position();
     let mut lines = board(rules, pos);
-    let status = match game.status() {
-        Some(end) => format!("game over, {end}"),
-        None => "in progress".to_string(),
+    let status = match (game.status(), pos.owed_removals()) {
+        (Some(end), _) => format!("game over, {end}"),
+        (None, 0) => "in progress".to_string(),
+        (None, owed) => format!(
+            "in progress, {} owes {owed} removal(s) for its jump",
+            pos.side_to_move()
+        ),
     };
     let count = |f: fn(&Position, Player) -> u32| {
         format!(

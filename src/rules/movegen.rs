@@ -195,7 +195,7 @@ impl Sides {
     pub(crate) fn after(&self, mv: &Move, bonus_turn: bool) -> Sides {
         let (mut own, mut own_hand) = (self.own, self.own_hand);
         let mut empty = self.empty;
-        if mv.is_placement() {
+        if mv.starts_off_board() {
             own.insert(mv.to());
             empty.remove(mv.to());
             own_hand -= 1;
@@ -208,7 +208,7 @@ impl Sides {
         let enemy = self.enemy.without(taken);
         let empty = empty | taken;
         let enemy_hand = self.enemy_hand - mv.hand_removed();
-        if bonus_turn && mv.is_capture() {
+        if bonus_turn && mv.jumped_enemy() {
             Sides {
                 own,
                 enemy,

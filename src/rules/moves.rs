@@ -101,6 +101,21 @@ impl Move {
         self.from == NO_CELL && self.to != NO_CELL
     }
 
+    /// No start cell: a placement or a removal-only move. One comparison,
+    /// for the hot paths that never see removal-only moves (they occur only
+    /// where removals are owed, which those paths check first).
+    #[inline(always)]
+    pub(crate) const fn starts_off_board(&self) -> bool {
+        self.from == NO_CELL
+    }
+
+    /// Jumped at least one enemy piece (`is_capture` without the
+    /// removal-only moves that finish a capture).
+    #[inline(always)]
+    pub(crate) const fn jumped_enemy(&self) -> bool {
+        self.captured.0 != 0
+    }
+
     /// Only removals (`xd4`): the end of a capture whose jump was played
     /// on its own.
     #[inline(always)]
@@ -118,7 +133,7 @@ impl Move {
     /// no-capture counter mean by a capture.
     #[inline(always)]
     pub const fn is_capture(&self) -> bool {
-        self.captured.0 != 0 || self.is_removal_only()
+        self.jumped_enemy() || self.is_removal_only()
     }
 
     /// Start cell; `NO_CELL` for a placement or a removal-only move.

@@ -71,12 +71,12 @@ fn replies_single<const JUMP_OWN: bool, const MANDATORY: bool, const BONUS: bool
     if !MANDATORY {
         // Placements come first in the list; their replies have a closed form.
         nodes += movegen::placement_replies::<JUMP_OWN>(removal, geometry, &sides);
-        moves = &moves[moves.iter().take_while(|mv| mv.is_placement()).count()..];
+        moves = &moves[moves.iter().take_while(|mv| mv.starts_off_board()).count()..];
     }
     for mv in moves {
         let child = sides.after(mv, BONUS);
         // Only a capture changes the totals, and the parent is not over.
-        if !mv.is_capture() || !rules.ended_by_totals(child.totals()) {
+        if !mv.jumped_enemy() || !rules.ended_by_totals(child.totals()) {
             nodes += movegen::count_single::<JUMP_OWN, MANDATORY>(removal, geometry, &child);
         }
     }

@@ -166,15 +166,18 @@ impl Position {
     pub fn apply(&mut self, mv: &Move, bonus_turn: bool) {
         let us = self.side.index();
         let them = 1 - us;
-        if self.owed != 0 {
+        let capture = if self.owed != 0 {
             self.owed = 0;
-        } else if mv.is_placement() {
-            self.pieces[us].insert(mv.to());
-            self.hand[us] -= 1;
+            true
         } else {
-            self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
-        }
-        let capture = mv.is_capture();
+            if mv.starts_off_board() {
+                self.pieces[us].insert(mv.to());
+                self.hand[us] -= 1;
+            } else {
+                self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
+            }
+            mv.jumped_enemy()
+        };
         self.pieces[them] = self.pieces[them].without(mv.captured() | mv.removed());
         self.hand[them] -= mv.hand_removed() as u8;
         self.plies_since_capture = if capture {
