@@ -46,6 +46,13 @@ enum Command {
     },
     /// Play engines against each other (see README).
     Match(yote::tournament::MatchArgs),
+    /// Endgame tablebases: generate, inspect, probe, verify (docs/tablebases.md).
+    Tb {
+        #[command(subcommand)]
+        command: yote::tablebase::cli::TbCommand,
+    },
+    /// Solve a whole (small) variant from its start position with tables.
+    Solve(yote::tablebase::cli::SolveArgs),
 }
 
 fn main() -> Result<()> {
@@ -63,6 +70,8 @@ fn main() -> Result<()> {
         }
         Some(Command::Exec { commands }) => yote::protocol::run_commands(&commands),
         Some(Command::Match(args)) => yote::tournament::run(args),
+        Some(Command::Tb { command }) => yote::tablebase::cli::run_tb(command),
+        Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
         Some(Command::Perft {
             depth,
             variant,
