@@ -162,7 +162,14 @@ pub fn generate(
                 continue;
             }
             progress.class(pair);
+            let pair_start = Instant::now();
             let solved = solve_pair(&tables, pair, request.threads, &|n| progress.advance(n));
+            let names: Vec<String> = pair.iter().map(|c| c.to_string()).collect();
+            progress.note(&format!(
+                "class {} solved in {:.1} s",
+                names.join(" + "),
+                pair_start.elapsed().as_secs_f64()
+            ));
             for table in solved {
                 if let Some(dir) = &request.dir {
                     file::write(dir, &spec, &table)?;

@@ -124,6 +124,80 @@ impl ClassIndex {
     }
 }
 
+/// The next set of as many cells, in rank order (Gosper's hack); `bits`
+/// must not be empty.
+#[inline(always)]
+fn next_set(bits: u64) -> u64 {
+    let low = bits & bits.wrapping_neg();
+    let ripple = bits + low;
+    (((ripple ^ bits) >> 2) / low) | ripple
+}
+
+/// The positions of a class in index order from a given index: the next
+/// one is a step of the combination, not a new unranking.
+pub struct Walk<'a> {
+    index: &'a ClassIndex,
+    mover: u64,
+    /// The opponent's cells among the free ones, as a compact set.
+    compact: u64,
+    free: [u8; 64],
+}
+
+impl<'a> Walk<'a> {
+    fn free_cells(index: &ClassIndex, mover: u64) -> [u8; 64] {
+        let mut free = [0u8; 64];
+        for (n, cell) in Bitboard(index.board & !mover).enumerate() {
+            free[n] = cell;
+        }
+        free
+    }
+
+    /// The current position's cells.
+    #[inline(always)]
+    pub fn cells(&self) -> (Bitboard, Bitboard) {
+        let mut opponent = 0u64;
+        for n in Bitboard(self.compact) {
+            opponent |= 1 << self.free[n as usize];
+        }
+        (Bitboard(self.mover), Bitboard(opponent))
+    }
+
+    /// Moves to the next index (past the last one the walk is meaningless).
+    #[inline(always)]
+    pub fn advance(&mut self) {
+        let free_count = self.index.cells - u32::from(self.index.class.mover_board);
+        if self.compact != 0 {
+            self.compact = next_set(self.compact);
+            if free_count >= 64 || self.compact >> free_count == 0 {
+                return;
+            }
+        }
+        if self.mover != 0 {
+            self.mover = next_set(self.mover);
+        }
+        self.free = Walk::free_cells(self.index, self.mover);
+        self.compact = (1u64 << self.index.class.opponent_board) - 1;
+    }
+}
+
+impl ClassIndex {
+    /// A walk over the positions from `start` on.
+    pub fn walk(&self, start: u64) -> Walk<'_> {
+        let (mover, _) = self.cells(start);
+        let compact = unrank(
+            start % self.inner,
+            self.class.opponent_board.into(),
+            self.cells - u32::from(self.class.mover_board),
+        );
+        Walk {
+            index: self,
+            mover: mover.0,
+            compact,
+            free: Walk::free_cells(self, mover.0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +218,21 @@ mod tests {
                 assert!((m & o).is_empty() && (m | o).0 < 1 << 9);
                 assert_eq!(ix.index(m, o), i);
                 assert!(seen.insert((m, o)));
+            }
+        }
+        for class in [
+            Class::new(2, 3, 0, 0),
+            Class::new(0, 2, 1, 1),
+            Class::new(3, 0, 0, 2),
+            Class::new(0, 0, 2, 2),
+        ] {
+            let ix = ClassIndex::new(class, 9);
+            for start in [0, ix.size() / 3] {
+                let mut walk = ix.walk(start);
+                for i in start..ix.size() {
+                    assert_eq!(walk.cells(), ix.cells(i), "{class} index {i}");
+                    walk.advance();
+                }
             }
         }
         let ix = ClassIndex::new(Class::new(3, 3, 0, 0), 30);

@@ -16,7 +16,7 @@ use super::index::ClassIndex;
 use super::table::{Codes, Table, Tablebase};
 use super::value::{MAX_DISTANCE, Value};
 use crate::rules::{Bitboard, Move, MoveList, NoMoves, Player, Position, Rules};
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 /// A position's state while its pair is being solved. Final values first,
 /// then the unresolved states, which carry what the exits allow.
@@ -53,6 +53,16 @@ struct Side {
     index: ClassIndex,
     states: Vec<AtomicU16>,
     counters: Vec<AtomicU8>,
+    /// Per chunk of `CHUNK` positions: how many are resolved but not yet
+    /// propagated, so that the scan of each distance skips settled chunks.
+    pending: Vec<AtomicU32>,
+}
+
+impl Side {
+    #[inline(always)]
+    fn pending(&self, i: usize) -> &AtomicU32 {
+        &self.pending[i / CHUNK as usize]
+    }
 }
 
 /// Builds the position of `class` with these cells, its mover as White.
@@ -127,6 +137,9 @@ pub fn solve_pair(
                 index,
                 states: (0..n).map(|_| AtomicU16::new(NO_EXIT)).collect(),
                 counters: (0..n).map(|_| AtomicU8::new(0)).collect(),
+                pending: (0..n.div_ceil(CHUNK as usize))
+                    .map(|_| AtomicU32::new(0))
+                    .collect(),
             }
         })
         .collect();
@@ -146,8 +159,10 @@ pub fn solve_pair(
     };
     let total: u64 = solver.sides.iter().map(|s| s.index.size()).sum();
     solver.run_chunks(threads, total, |s, list, side, range| {
+        let mut walk = s.sides[side].index.walk(range.start);
         for i in range.clone() {
-            s.initialise(list, side, i);
+            s.initialise(list, side, i, walk.cells());
+            walk.advance();
         }
         progress(range.end - range.start);
     });
@@ -155,11 +170,22 @@ pub fn solve_pair(
     while level <= solver.max_level.load(Ordering::SeqCst) {
         let d = level as u16;
         solver.run_chunks(threads, total, |s, list, side, range| {
-            for i in range {
-                let state = s.sides[side].states[i as usize].load(Ordering::Relaxed);
-                if state == d || state == LOSS + d {
-                    s.propagate(list, side, i, d, is_win(state));
+            let side_ref = &s.sides[side];
+            let mut i = range.start;
+            while i < range.end {
+                let chunk_end = ((i / CHUNK + 1) * CHUNK).min(range.end);
+                if side_ref.pending(i as usize).load(Ordering::Relaxed) == 0 {
+                    i = chunk_end;
+                    continue;
                 }
+                for j in i..chunk_end {
+                    let state = side_ref.states[j as usize].load(Ordering::Relaxed);
+                    if state == d || state == LOSS + d {
+                        s.propagate(list, side, j, d, is_win(state));
+                        side_ref.pending(j as usize).fetch_sub(1, Ordering::Relaxed);
+                    }
+                }
+                i = chunk_end;
             }
         });
         level += 1;
@@ -240,15 +266,23 @@ impl Solver<'_> {
     }
 
     /// The exits' best value and the step count of one position.
-    fn initialise(&self, list: &mut MoveList, side: usize, i: u64) {
+    fn initialise(
+        &self,
+        list: &mut MoveList,
+        side: usize,
+        i: u64,
+        (mover, opponent): (Bitboard, Bitboard),
+    ) {
         let s = &self.sides[side];
         let class = s.index.class;
-        let (mover, opponent) = s.index.cells(i);
         let pos = position(class, mover, opponent);
         self.rules.legal_moves(&pos, list);
         if list.is_empty() {
             let value = stuck_value(self.rules, &pos);
             s.states[i as usize].store(final_state(value), Ordering::Relaxed);
+            if value != Value::Draw {
+                s.pending(i as usize).fetch_add(1, Ordering::Relaxed);
+            }
             return;
         }
         let mut best_exit: Option<Value> = None;
@@ -286,6 +320,7 @@ impl Solver<'_> {
         };
         if state < LOSS_EXIT {
             self.raise_level(state % LOSS);
+            s.pending(i as usize).fetch_add(1, Ordering::Relaxed);
         }
         s.states[i as usize].store(state, Ordering::Relaxed);
         s.counters[i as usize].store(step_count as u8, Ordering::Relaxed);
@@ -337,6 +372,9 @@ impl Solver<'_> {
             match state.compare_exchange_weak(current, d, Ordering::Relaxed, Ordering::Relaxed) {
                 Ok(_) => {
                     self.raise_level(d);
+                    if is_unresolved(current) {
+                        side.pending(j).fetch_add(1, Ordering::Relaxed);
+                    }
                     return;
                 }
                 Err(now) => current = now,
@@ -362,6 +400,7 @@ impl Solver<'_> {
             .is_ok()
         {
             self.raise_level(lost);
+            side.pending(j).fetch_add(1, Ordering::Relaxed);
         }
     }
 }
