@@ -161,7 +161,7 @@ pub fn solve_pair(
     solver.run_chunks(threads, total, |s, list, side, range| {
         let mut walk = s.sides[side].index.walk(range.start);
         for i in range.clone() {
-            s.initialise(list, side, i, walk.cells());
+            s.initialise(&mut list[0], side, i, walk.cells());
             walk.advance();
         }
         progress(range.end - range.start);
@@ -232,14 +232,14 @@ impl Solver<'_> {
         &self,
         threads: usize,
         total: u64,
-        work: impl Fn(&Self, &mut MoveList, usize, std::ops::Range<u64>) + Sync,
+        work: impl Fn(&Self, &mut [MoveList; 2], usize, std::ops::Range<u64>) + Sync,
     ) {
         let next = AtomicU64::new(0);
         let first_size = self.sides[0].index.size();
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
                 scope.spawn(|| {
-                    let mut list = MoveList::new();
+                    let mut list = [MoveList::new(), MoveList::new()];
                     loop {
                         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
                         if start >= total {
@@ -328,7 +328,8 @@ impl Solver<'_> {
 
     /// Position `i` of `side` is resolved at distance `d`: tell the
     /// positions one step before it.
-    fn propagate(&self, list: &mut MoveList, side: usize, i: u64, d: u16, won: bool) {
+    fn propagate(&self, lists: &mut [MoveList; 2], side: usize, i: u64, d: u16, won: bool) {
+        let [list, captures] = lists;
         let s = &self.sides[side];
         let class = s.index.class;
         let other = &self.sides[if self.sides.len() == 2 { 1 - side } else { 0 }];
@@ -348,12 +349,15 @@ impl Solver<'_> {
             }
             let path = Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
             let pred_mover = opponent ^ path;
-            if self.rules.variant().mandatory_capture
-                && self
-                    .rules
-                    .has_capture(&position(class.partner(), pred_mover, mover))
-            {
-                continue;
+            // Under MandatoryCapture the step is legal only when no capture
+            // is (a capture may start with a jump over an own piece, so
+            // this asks move generation rather than a single-jump test).
+            if self.rules.variant().mandatory_capture {
+                let pred = position(class.partner(), pred_mover, mover);
+                self.rules.capture_moves(&pred, captures);
+                if !captures.is_empty() {
+                    continue;
+                }
             }
             let j = other.index.index(pred_mover, mover) as usize;
             if won {
