@@ -101,6 +101,9 @@ pub fn info_line(info: &SearchInfo, pv: &[Move], rules: &Rules) -> String {
         info.time_ms,
         info.hashfull.min(1000),
     );
+    if let Some(hits) = info.tbhits {
+        let _ = write!(line, " tbhits {hits}");
+    }
     if !pv.is_empty() {
         line.push_str(" pv");
         for mv in pv {
@@ -180,7 +183,8 @@ mod tests {
         let info = SearchInfo {
             depth: 3,
             seldepth: 1,
-            multipv: 1,
+            multitbhits: None,
+            pv: 1,
             score: Score::Mate(-2),
             nodes: 1234,
             nps: 5678,

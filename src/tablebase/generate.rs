@@ -228,15 +228,36 @@ fn wait_for(
 /// rules. Missing classes are skipped; a file that is damaged or made for
 /// other rules is an error.
 pub fn load_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase, TableFileError> {
+    let (tables, mut refused) = load_dirs(rules, &[dir.to_path_buf()], max_pieces);
+    match refused.is_empty() {
+        true => Ok(tables),
+        false => Err(refused.remove(0)),
+    }
+}
+
+/// Reads the tables of up to `max_pieces` pieces for these rules from the
+/// first of `dirs` that holds each class. Files that are damaged or made
+/// for other rules are refused (returned, never loaded).
+pub fn load_dirs(
+    rules: &Rules,
+    dirs: &[PathBuf],
+    max_pieces: u32,
+) -> (Tablebase, Vec<TableFileError>) {
     let spec = file::table_rules(rules.variant());
     let cells = rules.geometry().cell_count();
     let mut tables = Tablebase::new(rules.clone(), max_pieces);
+    let mut refused = Vec::new();
     for class in table_classes(rules.variant(), max_pieces) {
-        match file::read(dir, &spec, class, cells) {
-            Ok(table) => tables.insert(table),
-            Err(TableFileError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+        for dir in dirs {
+            match file::read(dir, &spec, class, cells) {
+                Ok(table) => {
+                    tables.insert(table);
+                    break;
+                }
+                Err(TableFileError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => refused.push(e),
+            }
         }
     }
-    Ok(tables)
+    (tables, refused)
 }

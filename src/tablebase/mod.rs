@@ -20,6 +20,6 @@ pub mod value;
 pub mod verify;
 
 pub use class::Class;
-pub use generate::{Request, Shard, generate, load_dir};
+pub use generate::{Request, Shard, generate, load_dir, load_dirs};
 pub use table::{ClassStats, Table, Tablebase};
 pub use value::Value;
