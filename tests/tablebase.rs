@@ -386,3 +386,220 @@ fn shards_running_at_once_produce_the_same_tables() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Standard tables of up to 5 pieces on disk, made once for the tests that
+/// load them the way the engine does.
+fn standard_five() -> &'static PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp_dir("standard5");
+        solve(&Rules::standard(), 5, Some(dir.clone()));
+        dir
+    })
+}
+
+fn engine_tables(rules: &Rules) -> yote::search::tables::Tables {
+    let (tables, summary, errors) =
+        yote::search::tables::Tables::load(standard_five().to_str().unwrap(), 5, rules);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(summary.contains("33 classes"), "{summary}");
+    tables
+}
+
+fn best_move_with_one_node(
+    engine: &mut yote::search::Engine,
+    game: &yote::rules::Game,
+) -> yote::rules::Move {
+    use yote::search::{Limits, SearchRequest};
+    let request = SearchRequest {
+        limits: Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+        ..SearchRequest::default()
+    };
+    engine.search(game, request).best.expect("a legal move")
+}
+
+#[test]
+fn with_one_node_the_engine_wins_fastest_loses_slowest_and_holds_draws() {
+    use yote::rules::Game;
+    let rules = Rules::standard();
+    let mut engine = yote::search::Engine::new(yote::search::SearchOptions {
+        tables: engine_tables(&rules),
+        hash_mb: 1,
+        ..yote::search::SearchOptions::default()
+    });
+    let reference = load_dir(&rules, standard_five(), 5).unwrap();
+    let mut played = [0; 3];
+    for class in [
+        Class::new(2, 2, 0, 1),
+        Class::new(3, 2, 0, 0),
+        Class::new(2, 1, 1, 1),
+        Class::new(1, 2, 2, 0),
+    ] {
+        let table = reference.table(class).unwrap();
+        for index in (0..table.index.size()).step_by(2999) {
+            let start = table.position(index);
+            if rules.status(&start).is_some() {
+                continue;
+            }
+            let value = table.value(index);
+            let mut game = Game::from_position(rules.clone(), start);
+            // Both sides play with one node; the game must end exactly as the
+            // table says (draws: stay drawn for 30 plies).
+            let plies = match value {
+                Value::Draw => 30,
+                v => v.distance(),
+            };
+            for _ in 0..plies {
+                if game.status().is_some() {
+                    break;
+                }
+                let before = reference.probe(game.position()).unwrap();
+                let mv = best_move_with_one_node(&mut engine, &game);
+                let mut child = *game.position();
+                rules.apply(&mut child, &mv);
+                let same = child.side_to_move() == game.position().side_to_move();
+                assert_eq!(
+                    reference.probe(&child).unwrap().before_move(same),
+                    before,
+                    "{} played {}",
+                    rules.position_text(game.position()),
+                    rules.move_text(&mv)
+                );
+                game.play(&mv);
+            }
+            let end = game.status();
+            match value {
+                Value::Draw => {
+                    assert!(end.is_none(), "{}", rules.position_text(&start));
+                    played[1] += 1;
+                }
+                Value::Win(_) | Value::Loss(_) => {
+                    let winner = end.and_then(|e| e.winner());
+                    let mover_won = winner == Some(start.side_to_move());
+                    assert_eq!(
+                        mover_won,
+                        matches!(value, Value::Win(_)),
+                        "{}",
+                        rules.position_text(&start)
+                    );
+                    assert_eq!(game.moves().len(), usize::from(value.distance()));
+                    played[if mover_won { 0 } else { 2 }] += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        played.iter().all(|&n| n > 3),
+        "wins, draws, losses played: {played:?}"
+    );
+}
+
+#[test]
+fn tables_are_trusted_only_where_the_history_rules_cannot_change_the_result() {
+    use yote::search::tables::Tables;
+    let with = |spec: &str| rules(&format!("standard,{spec}"));
+    // White wins in 5 plies here (class 3 2 0 0), 40 plies after the last capture.
+    let fen = "6/6/2W3/1BWB2/W5 w 0 0 40 60";
+    let base = Rules::standard();
+    let pos = base.parse_position(fen).unwrap();
+    let reference = load_dir(&base, standard_five(), 5).unwrap();
+    let Value::Win(d) = reference.probe(&pos).unwrap() else {
+        panic!("expected a win")
+    };
+    let d = u32::from(d);
+    let keys = [pos.key()];
+    let value = |rules: &Rules, keys: &[u64]| {
+        let tables: Tables = engine_tables(rules);
+        tables.prober(rules).unwrap().value(&pos, keys)
+    };
+    assert!(value(&base, &keys).is_some());
+    // NoCaptureDraw: the win needs d more plies; 40 + d must fit in the limit.
+    assert!(value(&with(&format!("no_capture_draw={}", 40 + d)), &keys).is_some());
+    assert!(value(&with(&format!("no_capture_draw={}", 40 + d - 1)), &keys).is_none());
+    // RepetitionDraw: positions since the last capture could come back.
+    let history = [11, 12, 13, 12, pos.key()];
+    assert!(
+        value(&with("repetition_draw=2"), &keys).is_some(),
+        "nothing before it"
+    );
+    assert!(value(&with("repetition_draw=2"), &history).is_none());
+    assert!(
+        value(&with("repetition_draw=3"), &history).is_none(),
+        "12 occurred twice"
+    );
+    assert!(value(&with("repetition_draw=4"), &history).is_some());
+    assert!(value(&with("repetition_draw=3"), &[11, 12, 13, pos.key()]).is_some());
+    // A draw stays a draw whatever the history rules add.
+    let drawn = base.parse_position("6/6/2W3/2B3/6 w 1 2 90 60").unwrap();
+    assert_eq!(reference.probe(&drawn), Some(Value::Draw));
+    let strict = with("no_capture_draw=91,repetition_draw=2");
+    let tables = engine_tables(&strict);
+    assert_eq!(
+        tables
+            .prober(&strict)
+            .unwrap()
+            .value(&drawn, &[1, 2, drawn.key()]),
+        Some(Value::Draw)
+    );
+    // Tables of other rules are never probed.
+    let other = with("removal=none");
+    assert!(engine_tables(&base).prober(&other).is_none());
+}
+
+#[test]
+fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
+    let rules = Rules::standard();
+    let reference = load_dir(&rules, standard_five(), 5).unwrap();
+    // A position of class 3 2 0 0 won in 7 plies.
+    let table = reference.table(Class::new(3, 2, 0, 0)).unwrap();
+    let index = (0..table.index.size())
+        .find(|&i| table.value(i) == Value::Win(7))
+        .unwrap();
+    let board = rules.position_text(&table.position(index));
+    let board = board.split(' ').next().unwrap();
+    let dir = standard_five().to_str().unwrap().to_string();
+    let set_path = format!("setoption name TablebasePath value {dir}");
+    let position = format!("position fen {board} w 0 0 40 60");
+    let (ok, out, err) = run(&["exec", &set_path, &position, "d", "go nodes 1"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("info string tablebases: 33 classes of up to 5 pieces loaded"),
+        "{out}"
+    );
+    assert!(out.contains("Tablebase: win in 7 plies for white"), "{out}");
+    let info = out.lines().find(|l| l.starts_with("info depth")).unwrap();
+    assert!(
+        info.contains("score mate 4") && info.contains("tbhits 1"),
+        "{info}"
+    );
+    // Under a no-capture limit too close for the win, the table is not used.
+    let (_, out, _) = run(&[
+        "exec",
+        "setoption name NoCaptureDraw value 46",
+        &set_path,
+        &position,
+        "d",
+        "go depth 1",
+    ]);
+    assert!(
+        !out.contains("Tablebase:") && !out.contains("score mate 4"),
+        "{out}"
+    );
+    let (_, out, _) = run(&[
+        "exec",
+        "setoption name NoCaptureDraw value 47",
+        &set_path,
+        &position,
+        "d",
+    ]);
+    assert!(out.contains("Tablebase: win in 7 plies"), "{out}");
+    // Other rules: every file refused, none probed.
+    let (_, out, _) = run(&["exec", "setoption name Removal value none", &set_path]);
+    assert!(
+        out.contains("33 tablebase files refused") && out.contains("0 classes"),
+        "{out}"
+    );
+}

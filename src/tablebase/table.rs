@@ -67,6 +67,12 @@ impl Table {
     pub fn value(&self, index: u64) -> Value {
         Value::decode(self.codes.get(index as usize))
     }
+
+    /// Position `index` of the class, its side to move as White.
+    pub fn position(&self, index: u64) -> Position {
+        let (mover, opponent) = self.index.cells(index);
+        super::retrograde::position(self.class(), mover, opponent)
+    }
 }
 
 /// What `stats` prints for a class, from the side to move's view.
