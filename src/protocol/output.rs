@@ -183,19 +183,25 @@ mod tests {
         let info = SearchInfo {
             depth: 3,
             seldepth: 1,
-            multitbhits: None,
-            pv: 1,
+            multipv: 1,
             score: Score::Mate(-2),
             nodes: 1234,
             nps: 5678,
             time_ms: 9,
             hashfull: 12,
+            tbhits: None,
             pv: vec![mv],
         };
         assert_eq!(
             info_line(&info, &legal_prefix(&rules, &pos, &info.pv), &rules),
             "info depth 3 seldepth 3 multipv 1 score mate -2 nodes 1234 nps 5678 time 9 hashfull 12 pv @c3"
         );
+        // With tables loaded the line counts their hits.
+        let with_tables = SearchInfo {
+            tbhits: Some(7),
+            ..info.clone()
+        };
+        assert!(info_line(&with_tables, &[mv], &rules).ends_with("hashfull 12 tbhits 7 pv @c3"));
         // A move that is not legal after @c3 cuts the line there.
         assert_eq!(legal_prefix(&rules, &pos, &[mv, mv]), vec![mv]);
     }

@@ -251,7 +251,7 @@ pub fn probe_lines(tables: &Tablebase, pos: &Position) -> Result<Vec<String>> {
         };
         moves.push((v.before_move(same), rules.move_text(mv)));
     }
-    moves.sort_by(|a, b| b.0.cmp(&a.0));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.0));
     lines.extend(
         moves
             .iter()
