@@ -5,10 +5,10 @@
 # Each solve runs in its own process so the peak memory is its own.
 set -euo pipefail
 yote=${1:-target/release/yote}
-families=("standard" "hand-removal" "classic" "boxed" "all-options")
+read -r -a families <<<"${FAMILIES:-standard hand-removal classic boxed all-options}"
 boards=("rows=3,cols=3" "rows=3,cols=4" "rows=4,cols=3" "rows=4,cols=4")
-echo "| rules | board | pieces each | positions | value for the first player | perfect game (plies) | best first moves | time (s) | peak memory (MiB) |"
-echo "|---|---|---|---:|---|---:|---|---:|---:|"
+[ -n "${NO_HEADER:-}" ] || echo "| rules | board | pieces each | positions | value for the first player | perfect game (plies) | best first moves | time (s) | peak memory (MiB) |"
+[ -n "${NO_HEADER:-}" ] || echo "|---|---|---|---:|---|---:|---|---:|---:|"
 run() {
     local family=$1 board=$2 pieces=$3
     local out
@@ -18,7 +18,8 @@ run() {
     positions=$(sed -n 's/^solved \([0-9]*\) positions in \([0-9.]*\) s.*/\1/p' <<<"$out")
     seconds=$(sed -n 's/^solved [0-9]* positions in \([0-9.]*\) s.*/\1/p' <<<"$out")
     memory=$(sed -n 's/.*peak memory \([0-9]*\) MiB.*/\1/p' <<<"$out")
-    best=$(grep "^move .* $value\$" <<<"$out" | awk '{print $2}' | head -4 | paste -sd' ' -)
+    best=$({ grep "^move .* $value\$" <<<"$out" || true; } | awk '{print $2}' | head -4 | paste -sd' ' -)
+    [ -n "$best" ] || best="(game over at the start)"
     local length="-"
     case $value in win*|loss*) length=${value#* } ;; esac
     echo "| $family | ${board//rows=/} | $pieces | $positions | ${value%% *} | $length | $best | $seconds | $memory |" \
