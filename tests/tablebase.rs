@@ -596,6 +596,23 @@ fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
         "d",
     ]);
     assert!(out.contains("Tablebase: win in 7 plies"), "{out}");
+    // Tables change neither what is legal nor when a game is over.
+    let (_, out, _) = run(&[
+        "exec",
+        &set_path,
+        "position fen 6/6/2W3/6/B5 w 0 3",
+        "go nodes 1",
+    ]);
+    assert!(
+        out.contains("game over: black wins") && out.contains("bestmove (none)"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["exec", &set_path, &position, "moves"]);
+    let (_, perft, _) = run(&["perft", "1", "--fen", &format!("{board} w 0 0 40 60")]);
+    assert_eq!(
+        out.lines().last().unwrap().split(' ').count(),
+        perft.lines().filter(|l| l.ends_with(": 1")).count()
+    );
     // Other rules: every file refused, none probed.
     let (_, out, _) = run(&["exec", "setoption name Removal value none", &set_path]);
     assert!(
