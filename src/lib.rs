@@ -7,4 +7,5 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod tablebase;
 pub mod tournament;

@@ -49,6 +49,13 @@ enum Command {
     /// Search every position of recorded games and annotate every move:
     /// score, best line, and a mark on inaccuracies, mistakes and blunders.
     Analyse(yote::analysis::cli::AnalyseArgs),
+    /// Endgame tablebases: generate, inspect, probe, verify (docs/tablebases.md).
+    Tb {
+        #[command(subcommand)]
+        command: yote::tablebase::cli::TbCommand,
+    },
+    /// Solve a whole (small) variant from its start position with tables.
+    Solve(yote::tablebase::cli::SolveArgs),
 }
 
 fn main() -> Result<()> {
@@ -67,6 +74,8 @@ fn main() -> Result<()> {
         Some(Command::Exec { commands }) => yote::protocol::run_commands(&commands),
         Some(Command::Match(args)) => yote::tournament::run(args),
         Some(Command::Analyse(args)) => yote::analysis::cli::run(args),
+        Some(Command::Tb { command }) => yote::tablebase::cli::run_tb(command),
+        Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
         Some(Command::Perft {
             depth,
             variant,

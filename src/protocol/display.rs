@@ -4,6 +4,8 @@
 use super::settings::variant_spec;
 use crate::rules::{Game, MoveList, Player, Position, Rules};
 use crate::search::eval;
+use crate::search::tables::Tables;
+use crate::tablebase::Value;
 
 /// The board with rank numbers and file letters, top rank first.
 pub fn board(rules: &Rules, pos: &Position) -> Vec<String> {
@@ -109,6 +111,19 @@ pub fn eval_report(game: &Game) -> Vec<String> {
         lines.push(format!("The game is over: {end}"));
     }
     lines
+}
+
+/// `Tablebase: win in 7 plies` (for the side to move), when the tables hold
+/// the position and the history rules cannot change its value.
+pub fn table_line(tables: &Tables, game: &Game) -> Option<String> {
+    let prober = tables.prober(game.rules())?;
+    let value = prober.value(game.position(), game.keys())?;
+    let side = game.position().side_to_move();
+    let text = match value {
+        Value::Draw => "draw".to_string(),
+        value => format!("{value} plies"),
+    };
+    Some(format!("Tablebase: {text} for {}", player_label(side)))
 }
 
 /// `moves`: the legal moves in canonical notation, on one line.

@@ -101,6 +101,9 @@ pub fn info_line(info: &SearchInfo, pv: &[Move], rules: &Rules) -> String {
         info.time_ms,
         info.hashfull.min(1000),
     );
+    if let Some(hits) = info.tbhits {
+        let _ = write!(line, " tbhits {hits}");
+    }
     if !pv.is_empty() {
         line.push_str(" pv");
         for mv in pv {
@@ -186,12 +189,19 @@ mod tests {
             nps: 5678,
             time_ms: 9,
             hashfull: 12,
+            tbhits: None,
             pv: vec![mv],
         };
         assert_eq!(
             info_line(&info, &legal_prefix(&rules, &pos, &info.pv), &rules),
             "info depth 3 seldepth 3 multipv 1 score mate -2 nodes 1234 nps 5678 time 9 hashfull 12 pv @c3"
         );
+        // With tables loaded the line counts their hits.
+        let with_tables = SearchInfo {
+            tbhits: Some(7),
+            ..info.clone()
+        };
+        assert!(info_line(&with_tables, &[mv], &rules).ends_with("hashfull 12 tbhits 7 pv @c3"));
         // A move that is not legal after @c3 cuts the line there.
         assert_eq!(legal_prefix(&rules, &pos, &[mv, mv]), vec![mv]);
     }

@@ -347,6 +347,7 @@ fn closing_info(
         nps: 0,
         time_ms: 0,
         hashfull: 0,
+        tbhits: None,
         pv: Vec::new(),
     });
     if info.pv.first() != Some(&best) {

@@ -10,9 +10,10 @@ use super::display;
 use super::options::{OptionTable, OptionValue};
 use super::output::Output;
 use super::searching::SearchControl;
-use super::settings::{self, CLEAR_HASH, PONDER, VARIANT};
+use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES, VARIANT};
 use crate::rules::{self, Game, Move, MoveError, Outcome, Player, Rules, Variant};
-use crate::search::{Limits, SearchRequest, bench};
+use crate::search::tables::Tables;
+use crate::search::{Limits, SearchOptions, SearchRequest, bench};
 use std::time::Instant;
 
 /// Whether the input loop goes on after a command.
@@ -34,6 +35,8 @@ pub struct Session {
     /// replays just the new moves.
     given: Option<(PositionBase, Vec<String>)>,
     search: SearchControl,
+    /// Endgame tables for the current rules, from TablebasePath.
+    tables: Tables,
 }
 
 impl Session {
@@ -47,6 +50,7 @@ impl Session {
             options,
             rules,
             given: None,
+            tables: Tables::default(),
         }
     }
 
@@ -75,8 +79,8 @@ impl Session {
             Command::PonderHit => self.search.ponderhit(),
             Command::Quit => return Flow::Quit,
             Command::Query(query) => self.query(&query),
-            Command::Display => self.print(display::describe(&self.game)),
-            Command::Eval => self.print(display::eval_report(&self.game)),
+            Command::Display => self.print_with_table(display::describe(&self.game)),
+            Command::Eval => self.print_with_table(display::eval_report(&self.game)),
             Command::Moves => self.moves(),
             Command::Bench { depth } => self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
             Command::Perft { depth } => self.perft(depth),
@@ -168,7 +172,40 @@ impl Session {
             rules.position_text(&rules.start_position())
         ));
         self.rules = rules;
+        let path = self.options.get_text(TABLEBASE_PATH).unwrap_or_default();
+        if !path.is_empty() && path != "<empty>" {
+            self.load_tables();
+        }
         Ok(())
+    }
+
+    /// Loads the tables TablebasePath names for the current rules, reports
+    /// what was loaded and every file refused, and hands them to the search.
+    fn load_tables(&mut self) {
+        let path = self.options.get_text(TABLEBASE_PATH).unwrap_or_default();
+        let pieces = self.options.get_int(TABLEBASE_PIECES).unwrap_or(0).max(0) as u32;
+        let (tables, summary, errors) = Tables::load(path, pieces, &self.rules);
+        for e in &errors {
+            self.out.error(e);
+        }
+        self.out.info_string(&summary);
+        self.tables = tables;
+        self.search.set_options(self.search_options());
+    }
+
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            tables: self.tables.clone(),
+            ..settings::search_options(&self.options)
+        }
+    }
+
+    /// `d` and `eval`, with the table's value of the position when it has one.
+    fn print_with_table(&self, mut lines: Vec<String>) {
+        if let Some(line) = display::table_line(&self.tables, &self.game) {
+            lines.push(line);
+        }
+        self.print(lines);
     }
 
     fn set_engine_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -176,9 +213,10 @@ impl Session {
         let stored = self.options.set(name, value).map_err(|e| e.to_string())?;
         if name == CLEAR_HASH && stored == OptionValue::Pressed {
             self.search.clear();
+        } else if name == TABLEBASE_PATH || name == TABLEBASE_PIECES {
+            self.load_tables();
         } else {
-            self.search
-                .set_options(settings::search_options(&self.options));
+            self.search.set_options(self.search_options());
         }
         Ok(())
     }

@@ -79,6 +79,11 @@ fn combo(name: &str, default: String, vars: &[String]) -> OptionDef {
 /// feature with the match runner against the default engine.
 pub const SEARCH_FEATURES: &str = "SearchFeatures";
 
+/// Endgame table directories, separated as in Stockfish's SyzygyPath.
+pub const TABLEBASE_PATH: &str = "TablebasePath";
+/// Tables are probed only in positions of at most this many pieces.
+pub const TABLEBASE_PIECES: &str = "TablebasePieces";
+
 /// Rejects a value the option table would store but the engine cannot use.
 pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), String> {
     if name == SEARCH_FEATURES {
@@ -101,6 +106,8 @@ fn engine_options() -> Vec<OptionDef> {
         OptionDef::spin("Seed", d.seed as i64, 0, i64::from(i32::MAX)),
         combo("Style", "search".to_string(), &styles),
         OptionDef::string(SEARCH_FEATURES, ""),
+        OptionDef::string(TABLEBASE_PATH, "<empty>"),
+        OptionDef::spin(TABLEBASE_PIECES, 7, 0, 32),
         OptionDef::button(CLEAR_HASH),
     ]
 }

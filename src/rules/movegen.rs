@@ -12,7 +12,7 @@ use super::position::Position;
 use super::variant::{Removal, Variant};
 
 /// `BINOMIAL[n][k]` = n choose k, for the number of ways to pick removals.
-static BINOMIAL: [[u64; 65]; 65] = {
+pub(crate) static BINOMIAL: [[u64; 65]; 65] = {
     let mut table = [[0u64; 65]; 65];
     let mut n = 0;
     while n <= 64 {

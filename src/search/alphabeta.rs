@@ -122,6 +122,8 @@ pub struct Control<'a> {
     pub node_limit: u64,
     /// Nodes of each thread, published every `POLL_INTERVAL` nodes.
     pub counters: Vec<AtomicU64>,
+    /// Table values used, all threads together.
+    pub tbhits: AtomicU64,
 }
 
 impl Control<'_> {
@@ -218,6 +220,8 @@ pub struct Searcher<'a> {
     lmr: Box<[[u8; 64]; 64]>,
     no_capture_draw: u32,
     mandatory_capture: bool,
+    /// Endgame tables: a table position is a leaf with its exact score.
+    pub tables: Option<super::tables::Prober<'a>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -262,6 +266,7 @@ impl<'a> Searcher<'a> {
             lmr,
             no_capture_draw: rules.variant().no_capture_draw,
             mandatory_capture: rules.variant().mandatory_capture,
+            tables: None,
         }
     }
 
@@ -649,14 +654,23 @@ impl<'a> Searcher<'a> {
 
     /// What every node of the main and quiescence searches does first:
     /// counts itself, polls the stop conditions (0 once stopped), and scores
-    /// an end by piece counts. None: search on.
+    /// an end by piece counts or a trusted table value. None: search on.
     fn enter(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         self.pv_len[ply] = 0;
         if self.tick() {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        self.piece_end(pos, ply)
+        let end = self.piece_end(pos, ply);
+        if end.is_some() {
+            return end;
+        }
+        // `path` ends with this position in the main search; below it in
+        // quiescence every position follows a capture, where the history
+        // rules have nothing to look back on.
+        let value = self.tables.as_ref()?.value(pos, &self.path)?;
+        self.ctl.tbhits.fetch_add(1, Ordering::Relaxed);
+        Some(super::tables::score(value, ply))
     }
 
     /// Resolves captures: the side to move may stand pat on the static

@@ -12,6 +12,7 @@ use super::{
 };
 use crate::rng::SplitMix64;
 use crate::rules::{Game, Move, MoveList, Position, Rules};
+use crate::tablebase::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -79,6 +80,20 @@ pub fn search_with(
             nodes: 1,
         };
     }
+    // Tables make the engine perfect: not for a strength-limited one.
+    let tables = options
+        .tables
+        .prober(rules)
+        .filter(|_| !options.limit_strength);
+    if let Some((mv, value, line)) = tables.and_then(|t| t.root_move(game, &moves)) {
+        report_table_move(rules, &root, value, &line, start, on_event);
+        wait_for_release(signals, limits);
+        return SearchResult {
+            best: Some(mv),
+            ponder: ponder_move(rules, &root, &line),
+            nodes: 1,
+        };
+    }
     let skill = options.limit_strength.then(|| Skill::from_elo(options.elo));
     // Pondering searches without a clock until ponderhit, then by the clock
     // of the `go` (measured from the `go`, which errs on the safe side).
@@ -99,6 +114,7 @@ pub fn search_with(
         },
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         counters: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        tbhits: AtomicU64::new(0),
     };
     tt.new_search();
     let job = Job {
@@ -107,6 +123,7 @@ pub fn search_with(
         history: game.keys(),
         tt,
         ctl: &ctl,
+        tables,
         features,
         max_depth: limits
             .depth
@@ -188,7 +205,49 @@ fn report_baseline(
         nps: 0,
         time_ms: start.elapsed().as_millis() as u64,
         hashfull: 0,
+        tbhits: None,
         pv: vec![mv],
+    }));
+}
+
+/// The one report of a move chosen by the tables: their exact value as
+/// the score (mates counted in the mover's own moves along the line).
+fn report_table_move(
+    rules: &Rules,
+    root: &Position,
+    value: Value,
+    line: &[Move],
+    start: Instant,
+    on_event: &mut dyn FnMut(SearchEvent),
+) {
+    let plies = usize::from(value.distance());
+    let own = if line.len() >= plies {
+        let mut pos = *root;
+        let mut own = 0;
+        for mv in &line[..plies] {
+            own += i32::from(pos.side_to_move() == root.side_to_move());
+            rules.apply(&mut pos, mv);
+        }
+        own
+    } else {
+        plies.div_ceil(2) as i32
+    };
+    let score = match value {
+        Value::Win(_) => Score::Mate(own),
+        Value::Loss(_) => Score::Mate(-own),
+        Value::Draw => Score::Cp(0),
+    };
+    on_event(SearchEvent::Info(SearchInfo {
+        depth: 1,
+        seldepth: line.len().max(1) as u32,
+        multipv: 1,
+        score,
+        nodes: 1,
+        nps: 0,
+        time_ms: start.elapsed().as_millis() as u64,
+        hashfull: 0,
+        tbhits: Some(1),
+        pv: line.to_vec(),
     }));
 }
 
@@ -208,20 +267,23 @@ struct Job<'a> {
     history: &'a [u64],
     tt: &'a TranspositionTable,
     ctl: &'a Control<'a>,
+    tables: Option<super::tables::Prober<'a>>,
     features: Features,
     max_depth: i32,
 }
 
 impl Job<'_> {
     fn searcher(&self, id: usize) -> Searcher<'_> {
-        Searcher::new(
+        let mut searcher = Searcher::new(
             self.rules,
             self.tt,
             self.ctl,
             id,
             self.features,
             self.history,
-        )
+        );
+        searcher.tables = self.tables;
+        searcher
     }
 
     /// Runs the main thread here and `threads - 1` Lazy SMP helpers beside
@@ -350,6 +412,7 @@ impl Job<'_> {
             nps: (u128::from(nodes) * 1_000_000 / elapsed.as_micros().max(1)) as u64,
             time_ms: elapsed.as_millis() as u64,
             hashfull: self.tt.hashfull(),
+            tbhits: self.tables.map(|_| self.ctl.tbhits.load(Ordering::Relaxed)),
             pv,
         }
     }

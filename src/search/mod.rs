@@ -13,6 +13,7 @@ pub mod eval;
 pub mod ordering;
 pub mod selfplay;
 pub mod skill;
+pub mod tables;
 pub mod time;
 pub mod tt;
 
@@ -48,6 +49,8 @@ pub struct SearchOptions {
     pub seed: u64,
     /// Search features on or off; the default is the measured best.
     pub features: alphabeta::Features,
+    /// Endgame tables to probe (none by default).
+    pub tables: tables::Tables,
 }
 
 impl Default for SearchOptions {
@@ -62,6 +65,7 @@ impl Default for SearchOptions {
             elo: 2000,
             seed: 0,
             features: alphabeta::Features::default(),
+            tables: tables::Tables::default(),
         }
     }
 }
@@ -88,6 +92,8 @@ pub struct SearchInfo {
     pub nps: u64,
     pub time_ms: u64,
     pub hashfull: u32,
+    /// Table probes that gave a value; None when no tables are loaded.
+    pub tbhits: Option<u64>,
     pub pv: Vec<Move>,
 }
 

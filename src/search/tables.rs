@@ -1,0 +1,239 @@
+//! The search's use of endgame tablebases: which table values it may trust
+//! under the history rules, exact leaves inside the search, and perfect
+//! play at the root.
+//!
+//! Tables ignore the history rules, so a value is trusted only where they
+//! cannot change it:
+//! - A draw is always exact: the history rules only add draws, so a side
+//!   that can hold the draw for ever still holds it when play is cut short.
+//! - A win or loss in d plies: along perfect play every position is new
+//!   (the distance falls every ply), so only two things can intervene.
+//!   NoCaptureDraw (limit L): the d-1 positions before the end have at most
+//!   p + d - 1 plies without capture (p now), so the result stands when
+//!   p + d <= L; otherwise the table is not used. RepetitionDraw (R
+//!   occurrences): a future position can repeat one seen since the last
+//!   capture at most once (future positions are all distinct), so the
+//!   result stands when no position of that window has occurred R - 1
+//!   times yet; with R = 2 that means the window must be empty. Longer
+//!   windows than `MAX_WINDOW` are not examined: the table is not used.
+
+use crate::rules::{Game, Move, MoveList, Player, Position, Rules};
+use crate::tablebase::{self, Tablebase, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The most history positions examined for the repetition rule.
+const MAX_WINDOW: usize = 64;
+
+/// Loaded tables, shared by every search (cheap to clone).
+#[derive(Clone, Default)]
+pub struct Tables {
+    set: Option<Arc<Tablebase>>,
+    pieces: u32,
+}
+
+impl PartialEq for Tables {
+    fn eq(&self, other: &Tables) -> bool {
+        self.pieces == other.pieces
+            && match (&self.set, &other.set) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+impl Eq for Tables {}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.set {
+            Some(set) => write!(
+                f,
+                "Tables({} classes, {} pieces)",
+                set.tables().len(),
+                self.pieces
+            ),
+            None => f.write_str("Tables(none)"),
+        }
+    }
+}
+
+/// The directory separator of a path list, as in Stockfish's SyzygyPath.
+pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
+
+impl Tables {
+    /// Loads the tables for `rules` of up to `pieces` pieces from the
+    /// directories of `paths`. Returns them with a summary line, and one
+    /// error per directory or file refused (those are never probed).
+    pub fn load(paths: &str, pieces: u32, rules: &Rules) -> (Tables, String, Vec<String>) {
+        let dirs: Vec<PathBuf> = paths
+            .split(PATH_SEPARATOR)
+            .map(str::trim)
+            .filter(|p| !p.is_empty() && *p != "<empty>")
+            .map(PathBuf::from)
+            .collect();
+        if dirs.is_empty() || pieces == 0 {
+            return (Tables::default(), "tablebases off".to_string(), Vec::new());
+        }
+        let mut errors: Vec<String> = dirs
+            .iter()
+            .filter(|d| !d.is_dir())
+            .map(|d| format!("TablebasePath: {} is not a directory", d.display()))
+            .collect();
+        let (set, refused) = tablebase::load_dirs(rules, &dirs, pieces);
+        // Files of other rules come by whole directories: one line for each.
+        let mut other_rules: Vec<(PathBuf, usize, String)> = Vec::new();
+        for e in &refused {
+            match e {
+                tablebase::file::TableFileError::WrongRules { path, found, .. } => {
+                    let dir = path.parent().map(PathBuf::from).unwrap_or_default();
+                    match other_rules.iter_mut().find(|(d, _, _)| *d == dir) {
+                        Some(entry) => entry.1 += 1,
+                        None => other_rules.push((dir, 1, found.clone())),
+                    }
+                }
+                e => errors.push(format!("tablebase file refused: {e}")),
+            }
+        }
+        for (dir, n, found) in other_rules {
+            errors.push(format!(
+                "{n} tablebase files refused in {}: made for other rules ({found})",
+                dir.display()
+            ));
+        }
+        let count = set.tables().len();
+        let largest = set
+            .tables()
+            .iter()
+            .map(|t| t.class().pieces())
+            .max()
+            .unwrap_or(0);
+        let summary = format!("tablebases: {count} classes of up to {largest} pieces loaded");
+        let tables = Tables {
+            set: (count > 0).then(|| Arc::new(set)),
+            pieces,
+        };
+        (tables, summary, errors)
+    }
+
+    /// A prober for a search under `rules`, when tables for them are loaded.
+    pub fn prober<'a>(&'a self, rules: &Rules) -> Option<Prober<'a>> {
+        let set = self.set.as_deref()?;
+        let same = tablebase::file::table_rules(set.rules().variant())
+            == tablebase::file::table_rules(rules.variant());
+        same.then(|| Prober {
+            set,
+            pieces: self.pieces.min(set.max_pieces()),
+            no_capture_draw: rules.variant().no_capture_draw,
+            repetition_draw: rules.variant().repetition_draw,
+        })
+    }
+}
+
+/// Probes for one search: the tables, the piece limit and the history rules.
+#[derive(Clone, Copy)]
+pub struct Prober<'a> {
+    set: &'a Tablebase,
+    pieces: u32,
+    no_capture_draw: u32,
+    repetition_draw: u32,
+}
+
+impl Prober<'_> {
+    /// The table value of `pos`, when it has one and the history rules
+    /// cannot change it. `keys` are the keys of the game and search path up
+    /// to and including `pos`.
+    #[inline]
+    pub fn value(&self, pos: &Position, keys: &[u64]) -> Option<Value> {
+        if pos.total(Player::White) + pos.total(Player::Black) > self.pieces {
+            return None;
+        }
+        let value = self.set.probe(pos)?;
+        self.trusted(value, pos, keys).then_some(value)
+    }
+
+    fn trusted(&self, value: Value, pos: &Position, keys: &[u64]) -> bool {
+        let d = match value {
+            Value::Draw => return true,
+            Value::Win(d) | Value::Loss(d) => u32::from(d),
+        };
+        let since_capture = pos.plies_since_capture();
+        if self.no_capture_draw > 0 && since_capture + d > self.no_capture_draw {
+            return false;
+        }
+        if self.repetition_draw == 0 {
+            return true;
+        }
+        let before = &keys[..keys.len().saturating_sub(1)];
+        let window = &before[before.len().saturating_sub(since_capture as usize)..];
+        if window.is_empty() {
+            return true;
+        }
+        if self.repetition_draw == 2 || window.len() > MAX_WINDOW {
+            return false;
+        }
+        let limit = self.repetition_draw as usize - 2;
+        window
+            .iter()
+            .all(|k| window.iter().filter(|w| *w == k).count() <= limit)
+    }
+
+    /// The table's best move at the root of `game` among `moves`, with its
+    /// value and the perfect line it starts, when the root is in the tables
+    /// and the value is trusted.
+    pub fn root_move(&self, game: &Game, moves: &[Move]) -> Option<(Move, Value, Vec<Move>)> {
+        let rules = game.rules();
+        let root = game.position();
+        self.value(root, game.keys())?;
+        let (mv, value) = self.best_child(rules, root, moves)?;
+        if !self.trusted(value, root, game.keys()) {
+            return None;
+        }
+        let mut line = vec![mv];
+        let mut pos = *root;
+        rules.apply(&mut pos, &mv);
+        let mut list = MoveList::new();
+        while line.len() < usize::from(value.distance()).min(MAX_LINE)
+            && rules.status(&pos).is_none()
+        {
+            rules.legal_moves(&pos, &mut list);
+            let moves: Vec<Move> = list.iter().copied().collect();
+            let Some((next, _)) = self.best_child(rules, &pos, &moves) else {
+                break;
+            };
+            line.push(next);
+            rules.apply(&mut pos, &next);
+        }
+        Some((mv, value, line))
+    }
+
+    /// The move with the best table value for the side to move (fastest
+    /// win, slowest loss, else a draw), None if a child has no table.
+    fn best_child(&self, rules: &Rules, pos: &Position, moves: &[Move]) -> Option<(Move, Value)> {
+        let mut best: Option<(Move, Value)> = None;
+        for mv in moves {
+            let mut child = *pos;
+            rules.apply(&mut child, mv);
+            let same = child.side_to_move() == pos.side_to_move();
+            let value = self.set.probe(&child)?.before_move(same);
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((*mv, value));
+            }
+        }
+        best
+    }
+}
+
+/// The longest perfect line reported at the root.
+const MAX_LINE: usize = 64;
+
+/// A table value as a search score at `ply` from the root.
+#[inline]
+pub fn score(value: Value, ply: usize) -> i32 {
+    match value {
+        Value::Draw => 0,
+        Value::Win(d) => -super::alphabeta::loss(ply + usize::from(d)),
+        Value::Loss(d) => super::alphabeta::loss(ply + usize::from(d)),
+    }
+}

@@ -1,0 +1,314 @@
+//! `yote tb …` and `yote solve`: the command-line side of the tables.
+
+use super::class::{Class, table_classes};
+use super::file;
+use super::generate::{self, Progress, Request, Shard};
+use super::table::Tablebase;
+use super::value::Value;
+use super::verify::verify;
+use crate::rules::{MoveList, Position, Rules, Variant};
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum TbCommand {
+    /// Solve every position with at most N pieces (board and hand, both
+    /// sides) into one file per material class; classes already in DIR are
+    /// checked and kept.
+    Generate {
+        #[arg(long)]
+        pieces: u32,
+        #[arg(long)]
+        dir: PathBuf,
+        /// Rules: a preset and/or key=value overrides, as for `yote perft`.
+        #[arg(long, default_value = "standard")]
+        variant: String,
+        /// Solve only share K of N of each stage's classes (for a batch
+        /// scheduler); the other shares' files are awaited in DIR.
+        #[arg(long, value_name = "K/N")]
+        classes: Option<String>,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// One line per class: positions, wins, draws, losses, longest win,
+    /// longest loss (side to move's view).
+    Stats {
+        #[arg(long)]
+        dir: PathBuf,
+    },
+    /// The value of a position and of every legal move.
+    Probe {
+        #[arg(long)]
+        dir: PathBuf,
+        #[arg(long)]
+        fen: String,
+        #[arg(long, default_value = "standard")]
+        variant: String,
+    },
+    /// Recompute every stored value from its children.
+    Verify {
+        #[arg(long)]
+        dir: PathBuf,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SolveArgs {
+    #[arg(long, default_value = "standard")]
+    pub variant: String,
+    /// Also write the tables here (resumable, as `tb generate`).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+fn threads(wanted: Option<usize>) -> usize {
+    wanted.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+fn rules_of(spec: &str) -> Result<Rules> {
+    Ok(Rules::new(Variant::from_spec(spec)?)?)
+}
+
+/// The process's peak resident memory in MiB (Linux), for the reports.
+pub fn peak_memory_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// The bar on stderr: positions solved of the run's total, with an ETA.
+/// indicatif draws it only on a terminal and keeps the rate estimate.
+struct Bar(ProgressBar);
+
+impl Bar {
+    fn new() -> Bar {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, ETA {eta} {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        Bar(bar)
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, total: u64) {
+        self.0.set_length(total);
+    }
+    fn class(&self, classes: &[Class]) {
+        let names: Vec<String> = classes.iter().map(|c| c.to_string()).collect();
+        self.0.set_message(format!("class {}", names.join(" + ")));
+    }
+    fn advance(&self, positions: u64) {
+        self.0.inc(positions);
+    }
+    fn note(&self, text: &str) {
+        self.0.suspend(|| eprintln!("{text}"));
+    }
+}
+
+pub fn run_tb(command: TbCommand) -> Result<()> {
+    match command {
+        TbCommand::Generate {
+            pieces,
+            dir,
+            variant,
+            classes,
+            threads: t,
+        } => {
+            let rules = rules_of(&variant)?;
+            let shard = match classes {
+                Some(text) => Shard::parse(&text).map_err(anyhow::Error::msg)?,
+                None => Shard::ALL,
+            };
+            let request = Request {
+                pieces,
+                dir: Some(dir),
+                shard,
+                threads: threads(t),
+            };
+            let bar = Bar::new();
+            let (_, report) = generate::generate(&rules, &request, &bar)?;
+            bar.0.finish_and_clear();
+            eprintln!(
+                "tb generate: {} classes solved ({} positions), {} kept from disk, {:.1} s, peak memory {} MiB",
+                report.solved.len(),
+                report.positions_solved,
+                report.kept.len(),
+                report.elapsed.as_secs_f64(),
+                peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
+            );
+            Ok(())
+        }
+        TbCommand::Stats { dir } => {
+            let tables = load_any(&dir)?;
+            for table in tables.tables() {
+                println!("class {}: {}", table.class(), table.stats());
+            }
+            Ok(())
+        }
+        TbCommand::Probe { dir, fen, variant } => {
+            let rules = rules_of(&variant)?;
+            let pos = rules
+                .parse_position(&fen)
+                .with_context(|| format!("position '{fen}'"))?;
+            let tables = generate::load_dir(&rules, &dir, pos_pieces(&pos))?;
+            for line in probe_lines(&tables, &pos)? {
+                println!("{line}");
+            }
+            Ok(())
+        }
+        TbCommand::Verify { dir, threads: t } => {
+            let tables = load_any(&dir)?;
+            let start = Instant::now();
+            match verify(&tables, threads(t)) {
+                Ok(n) => {
+                    println!(
+                        "verified {n} positions in {} classes, {:.1} s",
+                        tables.tables().len(),
+                        start.elapsed().as_secs_f64()
+                    );
+                    Ok(())
+                }
+                Err(m) => bail!("verification failed: {m}"),
+            }
+        }
+    }
+}
+
+fn pos_pieces(pos: &Position) -> u32 {
+    crate::rules::Player::BOTH
+        .iter()
+        .map(|&p| pos.total(p))
+        .sum()
+}
+
+/// Every table in `dir`, for the rules its files name (all must agree).
+fn load_any(dir: &Path) -> Result<Tablebase> {
+    let mut rules_seen: Option<String> = None;
+    let mut max_pieces = 0;
+    for entry in std::fs::read_dir(dir).with_context(|| format!("{}", dir.display()))? {
+        let path = entry?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(file::EXTENSION) {
+            continue;
+        }
+        let (rules, class) = file::read_identity(&path)?;
+        match &rules_seen {
+            Some(seen) if *seen != rules => bail!(
+                "{}: made for other rules ({rules}) than the other files here ({seen})",
+                path.display()
+            ),
+            _ => rules_seen = Some(rules),
+        }
+        max_pieces = max_pieces.max(class.pieces());
+    }
+    let Some(spec) = rules_seen else {
+        bail!("{}: no table files (*.{})", dir.display(), file::EXTENSION)
+    };
+    let rules = rules_of(&spec)?;
+    let tables = generate::load_dir(&rules, dir, max_pieces)?;
+    Ok(tables)
+}
+
+/// `probe`'s lines: the position's value, then every legal move with the
+/// value it leads to for the side that played it, best first.
+pub fn probe_lines(tables: &Tablebase, pos: &Position) -> Result<Vec<String>> {
+    let rules = tables.rules();
+    let Some(value) = tables.probe(pos) else {
+        bail!(
+            "no table for this position (class {}) in the directory",
+            Class::of(pos)
+        )
+    };
+    let mut lines = vec![format!("value {}", value_text(value))];
+    let mut list = MoveList::new();
+    if rules.status(pos).is_none() {
+        rules.legal_moves(pos, &mut list);
+    }
+    let mut moves = Vec::new();
+    for mv in list.iter() {
+        let mut child = *pos;
+        rules.apply(&mut child, mv);
+        let same = child.side_to_move() == pos.side_to_move();
+        let Some(v) = tables.probe(&child) else {
+            bail!(
+                "no table for class {} after {}",
+                Class::of(&child),
+                rules.move_text(mv)
+            )
+        };
+        moves.push((v.before_move(same), rules.move_text(mv)));
+    }
+    moves.sort_by_key(|m| std::cmp::Reverse(m.0));
+    lines.extend(
+        moves
+            .iter()
+            .map(|(v, text)| format!("move {text} {}", value_text(*v))),
+    );
+    Ok(lines)
+}
+
+/// `win 7`, `draw`, `loss 12`: a value in plies, for scripts.
+pub fn value_text(value: Value) -> String {
+    match value {
+        Value::Win(d) => format!("win {d}"),
+        Value::Draw => "draw".to_string(),
+        Value::Loss(d) => format!("loss {d}"),
+    }
+}
+
+/// `yote solve`: every class of the variant's whole game, then the value
+/// of the start position and its best first moves.
+pub fn run_solve(args: SolveArgs) -> Result<()> {
+    let rules = rules_of(&args.variant)?;
+    let v = rules.variant();
+    let pieces = 2 * u32::from(v.pieces);
+    let classes = table_classes(v, pieces);
+    let positions: u64 = classes
+        .iter()
+        .map(|c| c.size(rules.geometry().cell_count()))
+        .sum();
+    eprintln!(
+        "solve: {} classes, {positions} positions (every class of {pieces} pieces or fewer)",
+        classes.len()
+    );
+    let request = Request {
+        pieces,
+        dir: args.dir,
+        shard: Shard::ALL,
+        threads: threads(args.threads),
+    };
+    let bar = Bar::new();
+    let (tables, report) = generate::generate(&rules, &request, &bar)?;
+    bar.0.finish_and_clear();
+    let verify_start = Instant::now();
+    let checked = verify(&tables, request.threads)
+        .map_err(|m| anyhow::anyhow!("verification failed: {m}"))?;
+    println!(
+        "variant {}",
+        file::table_rules(v) + &format!(",pieces={}", v.pieces)
+    );
+    println!(
+        "solved {} positions in {:.2} s, verified {checked} in {:.2} s, peak memory {} MiB",
+        positions,
+        report.elapsed.as_secs_f64(),
+        verify_start.elapsed().as_secs_f64(),
+        peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
+    );
+    for line in probe_lines(&tables, &rules.start_position())? {
+        println!("{line}");
+    }
+    Ok(())
+}

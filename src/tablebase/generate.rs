@@ -1,0 +1,263 @@
+//! Generating a table set: classes in solving order, both cores, resumable
+//! (classes already on disk are checked and kept), shardable over machines.
+
+use super::class::{Class, class_pairs, table_classes};
+use super::file::{self, TableFileError};
+use super::retrograde::solve_pair;
+use super::table::{Table, Tablebase};
+use crate::rules::Rules;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// This run's share of the work: share `index` (from 1) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Reads `K/N` with 1 ≤ K ≤ N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--classes wants K/N with 1 <= K <= N, got '{text}'");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse::<u32>().map_err(|_| bad())?,
+            n.trim().parse::<u32>().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether the `n`th class pair of a stage is this shard's to solve.
+    fn owns(&self, n: usize) -> bool {
+        n % self.count as usize == (self.index - 1) as usize
+    }
+}
+
+/// What `generate` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub pieces: u32,
+    /// Where the tables go; None keeps them in memory only.
+    pub dir: Option<PathBuf>,
+    pub shard: Shard,
+    pub threads: usize,
+}
+
+/// What a generation run did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub solved: Vec<Class>,
+    /// Classes found on disk, checked and kept.
+    pub kept: Vec<Class>,
+    pub positions_solved: u64,
+    pub elapsed: Duration,
+}
+
+/// Where progress goes: the total once known, then positions done and the
+/// class being solved.
+pub trait Progress: Sync {
+    fn start(&self, total_positions: u64);
+    fn class(&self, classes: &[Class]);
+    fn advance(&self, positions: u64);
+    /// A note for people (waiting for another shard, a class regenerated).
+    fn note(&self, text: &str);
+}
+
+/// Progress nobody watches (tests, `solve`'s inner runs).
+pub struct Silent;
+
+impl Progress for Silent {
+    fn start(&self, _: u64) {}
+    fn class(&self, _: &[Class]) {}
+    fn advance(&self, _: u64) {}
+    fn note(&self, _: &str) {}
+}
+
+/// Loads a class from disk when its file is there and sound. A damaged
+/// file is reported and solved again; a file for other rules stops the run
+/// (the directory belongs to another rule set).
+fn load(
+    dir: &Path,
+    spec: &str,
+    class: Class,
+    cells: u8,
+    progress: &dyn Progress,
+) -> anyhow::Result<Option<Table>> {
+    match file::read(dir, spec, class, cells) {
+        Ok(table) => Ok(Some(table)),
+        Err(TableFileError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e @ (TableFileError::WrongRules { .. } | TableFileError::Version { .. })) => Err(
+            anyhow::anyhow!("{e}; use another directory for these rules"),
+        ),
+        Err(e) => {
+            progress.note(&format!("{e}; solving it again"));
+            Ok(None)
+        }
+    }
+}
+
+/// Generates (or completes) every table of up to `request.pieces` pieces.
+/// Returns the table set with every class of the run in memory.
+pub fn generate(
+    rules: &Rules,
+    request: &Request,
+    progress: &dyn Progress,
+) -> anyhow::Result<(Tablebase, Report)> {
+    let start = Instant::now();
+    let variant = rules.variant();
+    let cells = rules.geometry().cell_count();
+    let spec = file::table_rules(variant);
+    let mut tables = Tablebase::new(rules.clone(), request.pieces);
+    let mut report = Report::default();
+    if let Some(dir) = &request.dir {
+        std::fs::create_dir_all(dir)?;
+    }
+    let pairs = class_pairs(&table_classes(variant, request.pieces));
+    let mut stages: Vec<Vec<Vec<Class>>> = Vec::new();
+    for pair in pairs {
+        match stages.last_mut() {
+            Some(stage) if stage[0][0].stage() == pair[0].stage() => stage.push(pair),
+            _ => stages.push(vec![pair]),
+        }
+    }
+    // First pass: what is on disk already, so the bar counts only new work.
+    let mut on_disk = Vec::new();
+    if let Some(dir) = &request.dir {
+        for stage in &stages {
+            for pair in stage {
+                for &class in pair {
+                    if let Some(table) = load(dir, &spec, class, cells, progress)? {
+                        on_disk.push(table);
+                    }
+                }
+            }
+        }
+    }
+    let kept = |class: Class, on_disk: &[Table]| on_disk.iter().any(|t| t.class() == class);
+    let todo: u64 = stages
+        .iter()
+        .flat_map(|stage| stage.iter().enumerate())
+        .filter(|(n, pair)| request.shard.owns(*n) && pair.iter().any(|&c| !kept(c, &on_disk)))
+        .flat_map(|(_, pair)| pair.iter())
+        .map(|c| c.size(cells))
+        .sum();
+    progress.start(todo);
+    for stage in &stages {
+        let mut waiting = Vec::new();
+        for (n, pair) in stage.iter().enumerate() {
+            if pair.iter().all(|&c| kept(c, &on_disk)) {
+                for &class in pair {
+                    report.kept.push(class);
+                }
+                continue;
+            }
+            if !request.shard.owns(n) {
+                waiting.push(pair.clone());
+                continue;
+            }
+            progress.class(pair);
+            let pair_start = Instant::now();
+            let solved = solve_pair(&tables, pair, request.threads, &|n| progress.advance(n));
+            let names: Vec<String> = pair.iter().map(|c| c.to_string()).collect();
+            progress.note(&format!(
+                "class {} solved in {:.1} s",
+                names.join(" + "),
+                pair_start.elapsed().as_secs_f64()
+            ));
+            for table in solved {
+                if let Some(dir) = &request.dir {
+                    file::write(dir, &spec, &table)?;
+                }
+                report.positions_solved += table.codes.len() as u64;
+                report.solved.push(table.class());
+                tables.insert(table);
+            }
+        }
+        for table in on_disk
+            .iter()
+            .filter(|t| t.class().stage() == stage[0][0].stage())
+        {
+            tables.insert(table.clone());
+        }
+        for pair in waiting {
+            for class in pair {
+                let table = wait_for(request, &spec, class, cells, progress)?;
+                tables.insert(table);
+            }
+        }
+    }
+    report.elapsed = start.elapsed();
+    Ok((tables, report))
+}
+
+/// Another shard solves `class`: polls the shared directory until its file
+/// appears, sound.
+fn wait_for(
+    request: &Request,
+    spec: &str,
+    class: Class,
+    cells: u8,
+    progress: &dyn Progress,
+) -> anyhow::Result<Table> {
+    let dir = request
+        .dir
+        .as_ref()
+        .ok_or_else(|| anyhow::anyhow!("sharded generation needs a shared --dir"))?;
+    let mut told = false;
+    loop {
+        match file::read(dir, spec, class, cells) {
+            Ok(table) => return Ok(table),
+            Err(TableFileError::Io(..)) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if !told {
+            progress.note(&format!("waiting for class {class} from another shard"));
+            told = true;
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+}
+
+/// Reads every table of up to `max_pieces` pieces found in `dir` for these
+/// rules. Missing classes are skipped; a file that is damaged or made for
+/// other rules is an error.
+pub fn load_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase, TableFileError> {
+    let (tables, mut refused) = load_dirs(rules, &[dir.to_path_buf()], max_pieces);
+    match refused.is_empty() {
+        true => Ok(tables),
+        false => Err(refused.remove(0)),
+    }
+}
+
+/// Reads the tables of up to `max_pieces` pieces for these rules from the
+/// first of `dirs` that holds each class. Files that are damaged or made
+/// for other rules are refused (returned, never loaded).
+pub fn load_dirs(
+    rules: &Rules,
+    dirs: &[PathBuf],
+    max_pieces: u32,
+) -> (Tablebase, Vec<TableFileError>) {
+    let spec = file::table_rules(rules.variant());
+    let cells = rules.geometry().cell_count();
+    let mut tables = Tablebase::new(rules.clone(), max_pieces);
+    let mut refused = Vec::new();
+    for class in table_classes(rules.variant(), max_pieces) {
+        for dir in dirs {
+            match file::read(dir, &spec, class, cells) {
+                Ok(table) => {
+                    tables.insert(table);
+                    break;
+                }
+                Err(TableFileError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => refused.push(e),
+            }
+        }
+    }
+    (tables, refused)
+}

@@ -1,0 +1,25 @@
+//! Endgame tablebases: the exact value of every position with few pieces,
+//! by retrograde analysis, for any rule set. Over `rules` only: the search
+//! asks for values, the command line asks to generate, inspect or solve.
+//!
+//! Positions are grouped in material classes (pieces on the board and in
+//! hand for the side to move and the other side); `class` lists them in
+//! solving order, `index` numbers the positions of one class, `retrograde`
+//! solves a class and its partner, `file` stores one class per file,
+//! `generate` drives a whole set and `table` holds and probes it.
+//! History rules (NoCaptureDraw, RepetitionDraw) are not in the tables.
+
+pub mod class;
+pub mod cli;
+pub mod file;
+pub mod generate;
+pub mod index;
+pub mod retrograde;
+pub mod table;
+pub mod value;
+pub mod verify;
+
+pub use class::Class;
+pub use generate::{Request, Shard, generate, load_dir, load_dirs};
+pub use table::{ClassStats, Table, Tablebase};
+pub use value::Value;

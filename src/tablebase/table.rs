@@ -1,0 +1,196 @@
+//! One solved class in memory, and a set of them for one rule set.
+
+use super::class::Class;
+use super::index::ClassIndex;
+use super::value::Value;
+use crate::rules::{Position, Rules};
+use std::sync::Arc;
+
+/// The values of a class, one byte each when every code fits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Codes {
+    Narrow(Vec<u8>),
+    Wide(Vec<u16>),
+}
+
+impl Codes {
+    /// Stores `codes` in the narrowest width that holds them all.
+    pub fn from_wide(codes: Vec<u16>) -> Codes {
+        if codes.iter().all(|&c| c <= u16::from(u8::MAX)) {
+            Codes::Narrow(codes.into_iter().map(|c| c as u8).collect())
+        } else {
+            Codes::Wide(codes)
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Codes::Narrow(v) => v.len(),
+            Codes::Wide(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per value.
+    pub fn width(&self) -> usize {
+        match self {
+            Codes::Narrow(_) => 1,
+            Codes::Wide(_) => 2,
+        }
+    }
+
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            Codes::Narrow(v) => u16::from(v[i]),
+            Codes::Wide(v) => v[i],
+        }
+    }
+}
+
+/// The exact value of every position of one class.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub index: ClassIndex,
+    pub codes: Codes,
+}
+
+impl Table {
+    pub fn class(&self) -> Class {
+        self.index.class
+    }
+
+    #[inline(always)]
+    pub fn value(&self, index: u64) -> Value {
+        Value::decode(self.codes.get(index as usize))
+    }
+
+    /// Position `index` of the class, its side to move as White.
+    pub fn position(&self, index: u64) -> Position {
+        let (mover, opponent) = self.index.cells(index);
+        super::retrograde::position(self.class(), mover, opponent)
+    }
+}
+
+/// What `stats` prints for a class, from the side to move's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassStats {
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// -1 when there is none.
+    pub longest_win: i32,
+    pub longest_loss: i32,
+}
+
+impl Table {
+    pub fn stats(&self) -> ClassStats {
+        let mut s = ClassStats {
+            longest_win: -1,
+            longest_loss: -1,
+            ..ClassStats::default()
+        };
+        for i in 0..self.codes.len() {
+            s.positions += 1;
+            match self.value(i as u64) {
+                Value::Win(d) => {
+                    s.wins += 1;
+                    s.longest_win = s.longest_win.max(d.into());
+                }
+                Value::Draw => s.draws += 1,
+                Value::Loss(d) => {
+                    s.losses += 1;
+                    s.longest_loss = s.longest_loss.max(d.into());
+                }
+            }
+        }
+        s
+    }
+}
+
+impl std::fmt::Display for ClassStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {} {}",
+            self.positions, self.wins, self.draws, self.losses, self.longest_win, self.longest_loss
+        )
+    }
+}
+
+/// The tables of one rule set, by class, for every class of up to
+/// `max_pieces` pieces that has been added.
+#[derive(Clone, Debug)]
+pub struct Tablebase {
+    rules: Rules,
+    max_pieces: u32,
+    tables: Vec<Option<Arc<Table>>>,
+}
+
+impl Tablebase {
+    pub fn new(rules: Rules, max_pieces: u32) -> Tablebase {
+        let side = max_pieces as usize + 1;
+        Tablebase {
+            rules,
+            max_pieces,
+            tables: vec![None; side.pow(4)],
+        }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    fn slot(&self, class: Class) -> Option<usize> {
+        if class.pieces() > self.max_pieces {
+            return None;
+        }
+        let side = self.max_pieces as usize + 1;
+        let f = |x: u8| usize::from(x);
+        Some(
+            ((f(class.mover_board) * side + f(class.opponent_board)) * side + f(class.mover_hand))
+                * side
+                + f(class.opponent_hand),
+        )
+    }
+
+    pub fn insert(&mut self, table: Table) {
+        let slot = self
+            .slot(table.class())
+            .expect("class within the table set's pieces");
+        self.tables[slot] = Some(Arc::new(table));
+    }
+
+    pub fn table(&self, class: Class) -> Option<&Table> {
+        self.tables[self.slot(class)?].as_deref()
+    }
+
+    /// Every table held, in class order.
+    pub fn tables(&self) -> Vec<&Table> {
+        let mut all: Vec<&Table> = self.tables.iter().flatten().map(|t| &**t).collect();
+        all.sort_by_key(|t| t.class());
+        all
+    }
+
+    /// The exact value of `pos` for its side to move, when the piece counts
+    /// decide it or its class's table is here. History rules are not
+    /// considered: callers decide whether they could change the result.
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        let class = Class::of(pos);
+        if let Some(value) = class.value_by_counts(self.rules.variant()) {
+            return Some(value);
+        }
+        let table = self.table(class)?;
+        let us = pos.side_to_move();
+        Some(table.value(table.index.index(pos.pieces(us), pos.pieces(!us))))
+    }
+}

@@ -1,0 +1,114 @@
+//! The exact value of a position for the side to move.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Win or loss with the distance to the end of the game in plies (the
+/// winner winning as fast as it can, the loser losing as slowly as it can),
+/// or a draw: no forced result, play would go on for ever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win(u16),
+    Draw,
+    Loss(u16),
+}
+
+/// The longest distance a table can store.
+pub const MAX_DISTANCE: u16 = 0x3FFF;
+
+impl Value {
+    /// The value of a position one ply before, for the player who made the
+    /// move: the same player when the move kept the turn (a bonus turn),
+    /// else the other one.
+    #[inline(always)]
+    pub fn before_move(self, same_side: bool) -> Value {
+        match (self, same_side) {
+            (Value::Draw, _) => Value::Draw,
+            (Value::Win(d), true) | (Value::Loss(d), false) => Value::Win(d + 1),
+            (Value::Loss(d), true) | (Value::Win(d), false) => Value::Loss(d + 1),
+        }
+    }
+
+    /// Sorts values from worst to best for the side to move: long losses
+    /// beat short ones, any draw beats a loss, short wins beat long ones.
+    #[inline(always)]
+    fn rank(self) -> i32 {
+        match self {
+            Value::Loss(d) => i32::from(d),
+            Value::Draw => 1 << 16,
+            Value::Win(d) => (2 << 16) - i32::from(d),
+        }
+    }
+
+    /// The distance in plies (0 for a draw).
+    pub fn distance(self) -> u16 {
+        match self {
+            Value::Win(d) | Value::Loss(d) => d,
+            Value::Draw => 0,
+        }
+    }
+
+    /// The stored form: 0 draw, 2d+1 win in d, 2d+2 loss in d.
+    #[inline(always)]
+    pub fn encode(self) -> u16 {
+        match self {
+            Value::Draw => 0,
+            Value::Win(d) => 2 * d + 1,
+            Value::Loss(d) => 2 * d + 2,
+        }
+    }
+
+    #[inline(always)]
+    pub fn decode(code: u16) -> Value {
+        match code {
+            0 => Value::Draw,
+            c if c & 1 == 1 => Value::Win(c / 2),
+            c => Value::Loss(c / 2 - 1),
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(d) => write!(f, "win in {d}"),
+            Value::Draw => f.write_str("draw"),
+            Value::Loss(d) => write!(f, "loss in {d}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_and_codes() {
+        let sorted = [
+            Value::Loss(1),
+            Value::Loss(9),
+            Value::Draw,
+            Value::Win(9),
+            Value::Win(1),
+        ];
+        assert!(sorted.windows(2).all(|w| w[0] < w[1]));
+        for v in sorted {
+            assert_eq!(Value::decode(v.encode()), v);
+        }
+        assert_eq!(Value::Loss(0).before_move(false), Value::Win(1));
+        assert_eq!(Value::Loss(0).before_move(true), Value::Loss(1));
+        assert_eq!(Value::Win(4).before_move(false), Value::Loss(5));
+    }
+}

@@ -1,0 +1,89 @@
+//! The forward check of a table set: every stored value recomputed from the
+//! values of its children, through the rules' move generation. Independent
+//! of how the solver got there (un-steps, counters, levels).
+
+use super::class::Class;
+use super::retrograde::{position, stuck_value};
+use super::table::Tablebase;
+use super::value::Value;
+use crate::rules::{MoveList, Player};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A stored value that its children contradict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    pub class: Class,
+    pub position: String,
+    pub stored: Value,
+    pub recomputed: Option<Value>,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let recomputed = self
+            .recomputed
+            .map_or("a child without a table".to_string(), |v| v.to_string());
+        write!(
+            f,
+            "class {}: {} is stored as {}, its children say {}",
+            self.class, self.position, self.stored, recomputed
+        )
+    }
+}
+
+/// Checks every position of every table; returns the number checked or the
+/// first contradiction found.
+pub fn verify(tables: &Tablebase, threads: usize) -> Result<u64, Mismatch> {
+    let rules = tables.rules();
+    let checked = AtomicU64::new(0);
+    let failure = Mutex::new(None);
+    for table in tables.tables() {
+        let size = table.index.size();
+        let next = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut list = MoveList::new();
+                    loop {
+                        let start = next.fetch_add(4096, Ordering::Relaxed);
+                        if start >= size || failure.lock().is_ok_and(|f| f.is_some()) {
+                            break;
+                        }
+                        for i in start..(start + 4096).min(size) {
+                            let (mover, opponent) = table.index.cells(i);
+                            let pos = position(table.class(), mover, opponent);
+                            rules.legal_moves(&pos, &mut list);
+                            let recomputed = if list.is_empty() {
+                                Some(stuck_value(rules, &pos))
+                            } else {
+                                list.iter().try_fold(Value::Loss(0), |best, mv| {
+                                    let mut child = pos;
+                                    rules.apply(&mut child, mv);
+                                    let same = child.side_to_move() == Player::White;
+                                    Some(best.max(tables.probe(&child)?.before_move(same)))
+                                })
+                            };
+                            let stored = table.value(i);
+                            if recomputed != Some(stored) {
+                                let mut f = failure.lock().expect("no panics hold the lock");
+                                f.get_or_insert(Mismatch {
+                                    class: table.class(),
+                                    position: rules.position_text(&pos),
+                                    stored,
+                                    recomputed,
+                                });
+                                return;
+                            }
+                        }
+                        checked.fetch_add((start + 4096).min(size) - start, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        if let Some(m) = failure.lock().expect("threads are done").take() {
+            return Err(m);
+        }
+    }
+    Ok(checked.into_inner())
+}

@@ -1,0 +1,622 @@
+//! Endgame tablebases: the reference statistics, forward verification on
+//! small boards, an independent brute-force solve of the smallest, probe
+//! against move generation, and refusal of wrong or damaged files.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Command;
+use yote::rules::{MoveList, Player, Position, Rules, Variant};
+use yote::tablebase::file::{self, TableFileError};
+use yote::tablebase::generate::Silent;
+use yote::tablebase::verify::verify;
+use yote::tablebase::{Class, Request, Shard, Tablebase, Value, generate, load_dir};
+
+const BIN: &str = env!("CARGO_BIN_EXE_yote");
+
+fn rules(spec: &str) -> Rules {
+    Rules::new(Variant::from_spec(spec).unwrap()).unwrap()
+}
+
+fn solve(rules: &Rules, pieces: u32, dir: Option<PathBuf>) -> Tablebase {
+    let request = Request {
+        pieces,
+        dir,
+        shard: Shard::ALL,
+        threads: 2,
+    };
+    generate(rules, &request, &Silent).unwrap().0
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yote-tb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The reference lines of standard-classes.txt for classes of at most
+/// `pieces` pieces.
+fn reference_lines(pieces: u32) -> Vec<String> {
+    let text = std::fs::read_to_string("../shared/tablebase/standard-classes.txt")
+        .or_else(|_| std::fs::read_to_string("tests/data/standard-classes.txt"))
+        .expect("the reference statistics");
+    text.lines()
+        .filter(|l| l.starts_with("class "))
+        .filter(|l| {
+            let counts: u32 = l[6..l.find(':').unwrap()]
+                .split(' ')
+                .map(|n| n.parse::<u32>().unwrap())
+                .sum();
+            counts <= pieces
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+fn stats_lines(tables: &Tablebase) -> Vec<String> {
+    tables
+        .tables()
+        .iter()
+        .map(|t| format!("class {}: {}", t.class(), t.stats()))
+        .collect()
+}
+
+#[test]
+fn standard_classes_up_to_five_pieces_match_the_independent_solver() {
+    let tables = solve(&Rules::standard(), 5, None);
+    let expected = reference_lines(5);
+    assert_eq!(expected.len(), 33);
+    assert_eq!(stats_lines(&tables), expected);
+}
+
+/// About 30 s in release on this machine: run with `--ignored`.
+#[test]
+#[ignore]
+fn standard_classes_up_to_six_pieces_match_the_independent_solver() {
+    let tables = solve(&Rules::standard(), 6, None);
+    assert_eq!(stats_lines(&tables), reference_lines(6));
+}
+
+/// One rule set of each family, on boards small enough to check in seconds.
+const FAMILIES: [&str; 10] = [
+    "standard",
+    "removal=board-or-hand",
+    "removal=board-then-hand",
+    "removal=none",
+    "classic",
+    "no_moves=more-pieces",
+    "mandatory_capture=true",
+    "multi_jump=true,jump_own=true",
+    "bonus_turn=true",
+    "all-options,mandatory_capture=true,removal=board-or-hand",
+];
+
+#[test]
+fn every_stored_value_agrees_with_its_children_on_small_boards() {
+    for family in FAMILIES {
+        // With ThreeDraw every class of 6 pieces or fewer but 4 against 2 is
+        // drawn by the counts: those families need a piece or two more.
+        let extra = u32::from(Variant::from_spec(family).unwrap().three_draw);
+        for (size, pieces) in [
+            ("rows=3,cols=3", 5 + 2 * extra),
+            ("rows=4,cols=4", 5 + extra),
+        ] {
+            let spec = format!("{family},{size}");
+            let rules = rules(&spec);
+            let tables = solve(&rules, pieces, None);
+            let checked = verify(&tables, 2).unwrap_or_else(|m| panic!("{spec}: {m}"));
+            assert!(checked > 1000, "{spec}: only {checked} positions");
+        }
+    }
+}
+
+/// What makes a position itself: cells, hands and side to move.
+type Key = (u64, u64, u32, u32, Player);
+
+fn key(pos: &Position) -> Key {
+    (
+        pos.pieces(Player::White).0,
+        pos.pieces(Player::Black).0,
+        pos.hand(Player::White),
+        pos.hand(Player::Black),
+        pos.side_to_move(),
+    )
+}
+
+/// Solves every position reachable from the start by plain forward passes
+/// over a hash map, distance by distance: shares nothing with the
+/// retrograde solver but the rules.
+fn brute_force(rules: &Rules) -> HashMap<Key, (Position, Value)> {
+    let mut positions = vec![rules.start_position()];
+    let mut seen: HashMap<Key, usize> = HashMap::from([(key(&positions[0]), 0)]);
+    let mut children: Vec<Vec<(usize, bool)>> = Vec::new();
+    let mut list = MoveList::new();
+    let mut values: Vec<Option<Value>> = Vec::new();
+    let mut next = 0;
+    while next < positions.len() {
+        let pos = positions[next];
+        next += 1;
+        let mut edges = Vec::new();
+        let end = rules.status(&pos);
+        values.push(end.map(|end| match end.winner() {
+            None => Value::Draw,
+            Some(p) if p == pos.side_to_move() => Value::Win(0),
+            Some(_) => Value::Loss(0),
+        }));
+        if end.is_none() {
+            rules.legal_moves(&pos, &mut list);
+            for mv in list.iter() {
+                let mut child = pos;
+                rules.apply(&mut child, mv);
+                let id = *seen.entry(key(&child)).or_insert_with(|| {
+                    positions.push(child);
+                    positions.len() - 1
+                });
+                edges.push((id, child.side_to_move() == pos.side_to_move()));
+            }
+        }
+        children.push(edges);
+    }
+    for level in 1u16.. {
+        let mut found = Vec::new();
+        for (i, edges) in children.iter().enumerate() {
+            if values[i].is_some() {
+                continue;
+            }
+            let (mut best, mut all_known) = (None, true);
+            for &(c, same) in edges {
+                match values[c] {
+                    Some(v) => best = best.max(Some(v.before_move(same))),
+                    None => all_known = false,
+                }
+            }
+            if best == Some(Value::Win(level)) || (all_known && best == Some(Value::Loss(level))) {
+                found.push((i, best.unwrap()));
+            }
+        }
+        if found.is_empty() && level > 2 {
+            break;
+        }
+        for (i, v) in found {
+            values[i] = Some(v);
+        }
+    }
+    seen.into_iter()
+        .map(|(k, i)| (k, (positions[i], values[i].unwrap_or(Value::Draw))))
+        .collect()
+}
+
+#[test]
+fn brute_force_agrees_with_the_tables_on_the_smallest_boards() {
+    for family in FAMILIES {
+        // ThreeDraw ends every game of three pieces a side at once.
+        // The 3x4 board with four pieces a side is where a capture that
+        // starts with an own jump first showed (MandatoryCapture).
+        let sizes: &[&str] = if Variant::from_spec(family).unwrap().three_draw {
+            &["rows=3,cols=4,pieces=4"]
+        } else {
+            &[
+                "rows=3,cols=3,pieces=2",
+                "rows=3,cols=3,pieces=3",
+                "rows=3,cols=4,pieces=2",
+            ]
+        };
+        for size in sizes {
+            let spec = format!("{family},{size}");
+            let rules = rules(&spec);
+            let tables = solve(&rules, 2 * u32::from(rules.variant().pieces), None);
+            let solved = brute_force(&rules);
+            assert!(solved.len() > 30, "{spec}");
+            for (position, value) in solved.values() {
+                assert_eq!(
+                    tables.probe(position),
+                    Some(*value),
+                    "{spec}: {}",
+                    rules.position_text(position)
+                );
+            }
+        }
+    }
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn probe_lists_exactly_the_legal_moves_with_their_values() {
+    let dir = temp_dir("probe");
+    let d = dir.to_str().unwrap();
+    let variant = "rows=4,cols=4,removal=board-or-hand";
+    let (ok, _, err) = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--dir",
+        d,
+        "--variant",
+        variant,
+    ]);
+    assert!(ok, "{err}");
+    let rules = rules(variant);
+    let tables = load_dir(&rules, &dir, 5).unwrap();
+    for fen in [
+        "4/1W2/1B2/4 w 1 2",
+        "WB2/4/2B1/W3 b 0 1",
+        "4/4/4/4 w 2 3",
+        "W3/1B2/2W1/3B w 0 1",
+    ] {
+        let (ok, out, err) = run(&[
+            "tb",
+            "probe",
+            "--dir",
+            d,
+            "--variant",
+            variant,
+            "--fen",
+            fen,
+        ]);
+        assert!(ok, "{fen}: {err}");
+        let (_, perft, _) = run(&["perft", "1", "--variant", variant, "--fen", fen]);
+        let mut legal: Vec<&str> = perft
+            .lines()
+            .filter_map(|l| l.strip_suffix(": 1"))
+            .collect();
+        let mut probed: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("move "))
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        legal.sort();
+        probed.sort();
+        assert_eq!(probed, legal, "{fen}");
+        let pos = rules.parse_position(fen).unwrap();
+        let value = tables.probe(&pos).unwrap();
+        assert_eq!(
+            out.lines().next().unwrap(),
+            format!("value {}", yote::tablebase::cli::value_text(value))
+        );
+        // The position's value is its best move's.
+        if let Some(best) = out.lines().nth(1) {
+            assert!(
+                best.ends_with(&yote::tablebase::cli::value_text(value)),
+                "{fen}: {out}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
+    let dir = temp_dir("refuse");
+    let board = rules("rows=4,cols=4");
+    solve(&board, 4, Some(dir.clone()));
+    // Other rules: refused by name.
+    let other = rules("rows=4,cols=4,removal=none");
+    match load_dir(&other, &dir, 4) {
+        Err(TableFileError::WrongRules { .. }) => {}
+        other => panic!("expected WrongRules, got {other:?}"),
+    }
+    let (ok, _, err) = run(&[
+        "tb",
+        "probe",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--variant",
+        "rows=4,cols=4,removal=none",
+        "--fen",
+        "4/1W2/1B2/4 w 1 1",
+    ]);
+    assert!(!ok && err.contains("made for other rules"), "{err}");
+    // Damaged: one value flipped, then a file cut short.
+    let class = Class::new(2, 2, 0, 0);
+    let path = file::path(&dir, class);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    match load_dir(&board, &dir, 4) {
+        Err(e @ TableFileError::Checksum { .. }) => assert!(e.to_string().contains("damaged")),
+        other => panic!("expected a checksum error, got {other:?}"),
+    }
+    std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
+    assert!(matches!(
+        load_dir(&board, &dir, 4),
+        Err(TableFileError::Malformed { .. })
+    ));
+    std::fs::write(&path, b"hello\n\n").unwrap();
+    assert!(matches!(
+        load_dir(&board, &dir, 4),
+        Err(TableFileError::NotATable(_))
+    ));
+    // Resume: every sound class is kept, the damaged one solved again.
+    let request = Request {
+        pieces: 4,
+        dir: Some(dir.clone()),
+        shard: Shard::ALL,
+        threads: 2,
+    };
+    let (_, report) = generate(&board, &request, &Silent).unwrap();
+    assert_eq!(report.solved, vec![class]);
+    // 2 against 2 pieces, each side's split between board and hand: 9 classes.
+    assert_eq!(report.kept.len(), 8);
+    assert!(verify(&load_dir(&board, &dir, 4).unwrap(), 2).is_ok());
+    // A directory of other rules is refused, not overwritten.
+    let request = Request {
+        pieces: 4,
+        dir: Some(dir.clone()),
+        shard: Shard::ALL,
+        threads: 1,
+    };
+    let err = generate(&other, &request, &Silent).unwrap_err().to_string();
+    assert!(err.contains("made for other rules"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_running_at_once_produce_the_same_tables() {
+    let dir = temp_dir("shards");
+    let rules = rules("rows=4,cols=4");
+    let whole = solve(&rules, 5, None);
+    std::thread::scope(|scope| {
+        for index in 1..=3 {
+            let (rules, dir) = (&rules, dir.clone());
+            scope.spawn(move || {
+                let request = Request {
+                    pieces: 5,
+                    dir: Some(dir),
+                    shard: Shard { index, count: 3 },
+                    threads: 1,
+                };
+                generate(rules, &request, &Silent).unwrap()
+            });
+        }
+    });
+    let sharded = load_dir(&rules, &dir, 5).unwrap();
+    assert_eq!(stats_lines(&sharded), stats_lines(&whole));
+    assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
+    for bad in ["0/3", "4/3", "3", "a/b"] {
+        assert!(Shard::parse(bad).is_err(), "{bad}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Standard tables of up to 5 pieces on disk, made once for the tests that
+/// load them the way the engine does.
+fn standard_five() -> &'static PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp_dir("standard5");
+        solve(&Rules::standard(), 5, Some(dir.clone()));
+        dir
+    })
+}
+
+fn engine_tables(rules: &Rules) -> yote::search::tables::Tables {
+    let (tables, summary, errors) =
+        yote::search::tables::Tables::load(standard_five().to_str().unwrap(), 5, rules);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(summary.contains("33 classes"), "{summary}");
+    tables
+}
+
+fn best_move_with_one_node(
+    engine: &mut yote::search::Engine,
+    game: &yote::rules::Game,
+) -> yote::rules::Move {
+    use yote::search::{Limits, SearchRequest};
+    let request = SearchRequest {
+        limits: Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+        ..SearchRequest::default()
+    };
+    engine.search(game, request).best.expect("a legal move")
+}
+
+#[test]
+fn with_one_node_the_engine_wins_fastest_loses_slowest_and_holds_draws() {
+    use yote::rules::Game;
+    let rules = Rules::standard();
+    let mut engine = yote::search::Engine::new(yote::search::SearchOptions {
+        tables: engine_tables(&rules),
+        hash_mb: 1,
+        ..yote::search::SearchOptions::default()
+    });
+    let reference = load_dir(&rules, standard_five(), 5).unwrap();
+    let mut played = [0; 3];
+    for class in [
+        Class::new(2, 2, 0, 1),
+        Class::new(3, 2, 0, 0),
+        Class::new(2, 1, 1, 1),
+        Class::new(1, 2, 2, 0),
+    ] {
+        let table = reference.table(class).unwrap();
+        for index in (0..table.index.size()).step_by(2999) {
+            let start = table.position(index);
+            if rules.status(&start).is_some() {
+                continue;
+            }
+            let value = table.value(index);
+            let mut game = Game::from_position(rules.clone(), start);
+            // Both sides play with one node; the game must end exactly as the
+            // table says (draws: stay drawn for 30 plies).
+            let plies = match value {
+                Value::Draw => 30,
+                v => v.distance(),
+            };
+            for _ in 0..plies {
+                if game.status().is_some() {
+                    break;
+                }
+                let before = reference.probe(game.position()).unwrap();
+                let mv = best_move_with_one_node(&mut engine, &game);
+                let mut child = *game.position();
+                rules.apply(&mut child, &mv);
+                let same = child.side_to_move() == game.position().side_to_move();
+                assert_eq!(
+                    reference.probe(&child).unwrap().before_move(same),
+                    before,
+                    "{} played {}",
+                    rules.position_text(game.position()),
+                    rules.move_text(&mv)
+                );
+                game.play(&mv);
+            }
+            let end = game.status();
+            match value {
+                Value::Draw => {
+                    assert!(end.is_none(), "{}", rules.position_text(&start));
+                    played[1] += 1;
+                }
+                Value::Win(_) | Value::Loss(_) => {
+                    let winner = end.and_then(|e| e.winner());
+                    let mover_won = winner == Some(start.side_to_move());
+                    assert_eq!(
+                        mover_won,
+                        matches!(value, Value::Win(_)),
+                        "{}",
+                        rules.position_text(&start)
+                    );
+                    assert_eq!(game.moves().len(), usize::from(value.distance()));
+                    played[if mover_won { 0 } else { 2 }] += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        played.iter().all(|&n| n > 3),
+        "wins, draws, losses played: {played:?}"
+    );
+}
+
+#[test]
+fn tables_are_trusted_only_where_the_history_rules_cannot_change_the_result() {
+    use yote::search::tables::Tables;
+    let with = |spec: &str| rules(&format!("standard,{spec}"));
+    // White wins in 5 plies here (class 3 2 0 0), 40 plies after the last capture.
+    let fen = "6/6/2W3/1BWB2/W5 w 0 0 40 60";
+    let base = Rules::standard();
+    let pos = base.parse_position(fen).unwrap();
+    let reference = load_dir(&base, standard_five(), 5).unwrap();
+    let Value::Win(d) = reference.probe(&pos).unwrap() else {
+        panic!("expected a win")
+    };
+    let d = u32::from(d);
+    let keys = [pos.key()];
+    let value = |rules: &Rules, keys: &[u64]| {
+        let tables: Tables = engine_tables(rules);
+        tables.prober(rules).unwrap().value(&pos, keys)
+    };
+    assert!(value(&base, &keys).is_some());
+    // NoCaptureDraw: the win needs d more plies; 40 + d must fit in the limit.
+    assert!(value(&with(&format!("no_capture_draw={}", 40 + d)), &keys).is_some());
+    assert!(value(&with(&format!("no_capture_draw={}", 40 + d - 1)), &keys).is_none());
+    // RepetitionDraw: positions since the last capture could come back.
+    let history = [11, 12, 13, 12, pos.key()];
+    assert!(
+        value(&with("repetition_draw=2"), &keys).is_some(),
+        "nothing before it"
+    );
+    assert!(value(&with("repetition_draw=2"), &history).is_none());
+    assert!(
+        value(&with("repetition_draw=3"), &history).is_none(),
+        "12 occurred twice"
+    );
+    assert!(value(&with("repetition_draw=4"), &history).is_some());
+    assert!(value(&with("repetition_draw=3"), &[11, 12, 13, pos.key()]).is_some());
+    // A draw stays a draw whatever the history rules add.
+    let drawn = base.parse_position("6/6/2W3/2B3/6 w 1 2 90 60").unwrap();
+    assert_eq!(reference.probe(&drawn), Some(Value::Draw));
+    let strict = with("no_capture_draw=91,repetition_draw=2");
+    let tables = engine_tables(&strict);
+    assert_eq!(
+        tables
+            .prober(&strict)
+            .unwrap()
+            .value(&drawn, &[1, 2, drawn.key()]),
+        Some(Value::Draw)
+    );
+    // Tables of other rules are never probed.
+    let other = with("removal=none");
+    assert!(engine_tables(&base).prober(&other).is_none());
+}
+
+#[test]
+fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
+    let rules = Rules::standard();
+    let reference = load_dir(&rules, standard_five(), 5).unwrap();
+    // A position of class 3 2 0 0 won in 7 plies.
+    let table = reference.table(Class::new(3, 2, 0, 0)).unwrap();
+    let index = (0..table.index.size())
+        .find(|&i| table.value(i) == Value::Win(7))
+        .unwrap();
+    let board = rules.position_text(&table.position(index));
+    let board = board.split(' ').next().unwrap();
+    let dir = standard_five().to_str().unwrap().to_string();
+    let set_path = format!("setoption name TablebasePath value {dir}");
+    let position = format!("position fen {board} w 0 0 40 60");
+    let (ok, out, err) = run(&["exec", &set_path, &position, "d", "go nodes 1"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("info string tablebases: 33 classes of up to 5 pieces loaded"),
+        "{out}"
+    );
+    assert!(out.contains("Tablebase: win in 7 plies for white"), "{out}");
+    let info = out.lines().find(|l| l.starts_with("info depth")).unwrap();
+    assert!(
+        info.contains("score mate 4") && info.contains("tbhits 1"),
+        "{info}"
+    );
+    // Under a no-capture limit too close for the win, the table is not used.
+    let (_, out, _) = run(&[
+        "exec",
+        "setoption name NoCaptureDraw value 46",
+        &set_path,
+        &position,
+        "d",
+        "go depth 1",
+    ]);
+    assert!(
+        !out.contains("Tablebase:") && !out.contains("score mate 4"),
+        "{out}"
+    );
+    let (_, out, _) = run(&[
+        "exec",
+        "setoption name NoCaptureDraw value 47",
+        &set_path,
+        &position,
+        "d",
+    ]);
+    assert!(out.contains("Tablebase: win in 7 plies"), "{out}");
+    // Tables change neither what is legal nor when a game is over.
+    let (_, out, _) = run(&[
+        "exec",
+        &set_path,
+        "position fen 6/6/2W3/6/B5 w 0 3",
+        "go nodes 1",
+    ]);
+    assert!(
+        out.contains("game over: black wins") && out.contains("bestmove (none)"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["exec", &set_path, &position, "moves"]);
+    let (_, perft, _) = run(&["perft", "1", "--fen", &format!("{board} w 0 0 40 60")]);
+    assert_eq!(
+        out.lines().last().unwrap().split(' ').count(),
+        perft.lines().filter(|l| l.ends_with(": 1")).count()
+    );
+    // Other rules: every file refused, none probed.
+    let (_, out, _) = run(&["exec", "setoption name Removal value none", &set_path]);
+    assert!(
+        out.contains("33 tablebase files refused") && out.contains("0 classes"),
+        "{out}"
+    );
+}
