@@ -544,6 +544,18 @@ fn tables_are_trusted_only_where_the_history_rules_cannot_change_the_result() {
             .value(&drawn, &[1, 2, drawn.key()]),
         Some(Value::Draw)
     );
+    // Unless the no-capture limit is judged on material: then it can turn
+    // the draw into a win, and the table's draw is not used. A win that
+    // fits in the limit still is, from the same tables.
+    let judged = with("no_capture_draw=91,no_capture_outcome=more-pieces");
+    let judged_tables = engine_tables(&judged);
+    let prober = judged_tables.prober(&judged).unwrap();
+    assert_eq!(prober.value(&drawn, &[drawn.key()]), None);
+    let judged_win = with(&format!(
+        "no_capture_draw={},no_capture_outcome=more-pieces",
+        40 + d
+    ));
+    assert!(value(&judged_win, &keys).is_some());
     // Tables of other rules are never probed.
     let other = with("removal=none");
     assert!(engine_tables(&base).prober(&other).is_none());

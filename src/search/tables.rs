@@ -4,8 +4,11 @@
 //!
 //! Tables ignore the history rules, so a value is trusted only where they
 //! cannot change it:
-//! - A draw is always exact: the history rules only add draws, so a side
-//!   that can hold the draw for ever still holds it when play is cut short.
+//! - A draw is exact when the history rules can only add draws: a side that
+//!   can hold the draw for ever still holds it when play is cut short. With
+//!   NoCaptureOutcome more-pieces the no-capture limit can turn a drawn
+//!   position into a win for the side with more pieces, so there a draw is
+//!   not trusted.
 //! - A win or loss in d plies: along perfect play every position is new
 //!   (the distance falls every ply), so only two things can intervene.
 //!   NoCaptureDraw (limit L): the d-1 positions before the end have at most
@@ -17,7 +20,7 @@
 //!   times yet; with R = 2 that means the window must be empty. Longer
 //!   windows than `MAX_WINDOW` are not examined: the table is not used.
 
-use crate::rules::{Game, Move, MoveList, Player, Position, Rules};
+use crate::rules::{Game, Move, MoveList, NoCaptureOutcome, Player, Position, Rules};
 use crate::tablebase::{self, Tablebase, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -126,6 +129,8 @@ impl Tables {
             set,
             pieces: self.pieces.min(set.max_pieces()),
             no_capture_draw: rules.variant().no_capture_draw,
+            draw_is_exact: rules.variant().no_capture_draw == 0
+                || rules.variant().no_capture_outcome == NoCaptureOutcome::Draw,
             repetition_draw: rules.variant().repetition_draw,
         })
     }
@@ -137,6 +142,8 @@ pub struct Prober<'a> {
     set: &'a Tablebase,
     pieces: u32,
     no_capture_draw: u32,
+    /// No history rule can turn a draw into a win.
+    draw_is_exact: bool,
     repetition_draw: u32,
 }
 
@@ -155,7 +162,7 @@ impl Prober<'_> {
 
     fn trusted(&self, value: Value, pos: &Position, keys: &[u64]) -> bool {
         let d = match value {
-            Value::Draw => return true,
+            Value::Draw => return self.draw_is_exact,
             Value::Win(d) | Value::Loss(d) => u32::from(d),
         };
         let since_capture = pos.plies_since_capture();

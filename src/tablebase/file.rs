@@ -16,20 +16,21 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const EXTENSION: &str = "ytb";
 
 /// The rules a table depends on: every rule but the piece count (a class
-/// only names its own pieces) and the history rules (never in a table).
+/// only names its own pieces) and the history rules, with how the
+/// no-capture limit is judged (never in a table).
 pub fn table_rules(variant: &Variant) -> String {
-    let v = Variant {
-        pieces: 1,
-        no_capture_draw: 0,
-        repetition_draw: 0,
-        ..*variant
-    };
-    v.spec()
+    variant
+        .spec()
         .split(',')
         .filter(|item| {
-            !["pieces=", "no_capture_draw=", "repetition_draw="]
-                .iter()
-                .any(|key| item.starts_with(key))
+            ![
+                "pieces=",
+                "no_capture_draw=",
+                "no_capture_outcome=",
+                "repetition_draw=",
+            ]
+            .iter()
+            .any(|key| item.starts_with(key))
         })
         .collect::<Vec<_>>()
         .join(",")
