@@ -8,3 +8,4 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tournament;
+pub mod tune;

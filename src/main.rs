@@ -49,6 +49,8 @@ enum Command {
     /// Search every position of recorded games and annotate every move:
     /// score, best line, and a mark on inaccuracies, mistakes and blunders.
     Analyse(yote::analysis::cli::AnalyseArgs),
+    /// Fit the evaluation's weights to recorded games (docs/search.md).
+    Tune(yote::tune::TuneArgs),
 }
 
 fn main() -> Result<()> {
@@ -67,6 +69,7 @@ fn main() -> Result<()> {
         Some(Command::Exec { commands }) => yote::protocol::run_commands(&commands),
         Some(Command::Match(args)) => yote::tournament::run(args),
         Some(Command::Analyse(args)) => yote::analysis::cli::run(args),
+        Some(Command::Tune(args)) => yote::tune::run(args),
         Some(Command::Perft {
             depth,
             variant,
