@@ -12,21 +12,76 @@ use super::eval::FEATURES;
 pub struct Weights(pub [[i32; 4]; FEATURES]);
 
 /// Indexed by `Family as usize`: board, hand, capture-all.
-pub static FAMILY_WEIGHTS: [Weights; 3] = [HAND_SET_BOARD, HAND_SET_HAND, HAND_SET_BOARD];
+pub static FAMILY_WEIGHTS: [Weights; 3] = [FITTED_BOARD, FITTED_HAND, FITTED_CAPTURE_ALL];
 
-/// The hand-set weights of the eight-term evaluation, the fitter's start.
-pub const HAND_SET_BOARD: Weights = hand_set(110);
-pub const HAND_SET_HAND: Weights = hand_set(100);
+/// Fitted by `yote tune --family board` (standard, 6x6, 5x5 games).
+pub const FITTED_BOARD: Weights = Weights([
+    [107, 85, 106, 93], // board
+    [102, 114, 103, 113], // hand
+    [-2, 3, -2, -1], // mobility
+    [-19, -47, -30, -30], // threatened
+    [-15, -23, 0, 0], // double-threat
+    [1, -3, 0, 0], // undefended
+    [-9, -11, -10, -10], // attackers
+    [0, -1, 7, -7], // guarded
+    [-60, -58, -60, -62], // near-loss
+    [0, 1, -2, -2], // contact
+    [-8, 5, -8, 5], // ahead
+    [10, 7, 0, 3], // tempo
+    [-8, -5, -11, -9], // cell-0-1
+    [-2, 10, 5, 10], // cell-0-2
+    [10, 4, 4, 10], // cell-1-0
+    [-12, -15, -12, -16], // cell-1-1
+    [-8, -6, -12, -5], // cell-1-2
+    [-3, -6, 0, -6], // cell-2-0
+    [-9, -11, -5, -16], // cell-2-1
+    [-5, 7, -1, 8], // cell-2-2
+]);
 
-const fn hand_set(hand: i32) -> Weights {
-    let mut w = [[0; 4]; FEATURES];
-    w[0] = [100; 4];
-    w[1] = [hand; 4];
-    w[2] = [3; 4];
-    w[3] = [-30; 4];
-    w[6] = [-10; 4];
-    w[7] = [6; 4];
-    w[8] = [-60; 4];
-    w[11] = [10, 10, 0, 0];
-    Weights(w)
-}
+/// Fitted by `yote tune --family hand`.
+pub const FITTED_HAND: Weights = Weights([
+    [92, 92, 91, 95], // board
+    [108, 104, 106, 104], // hand
+    [-7, 4, 0, 1], // mobility
+    [-30, -46, -30, -30], // threatened
+    [-16, -21, 0, 0], // double-threat
+    [-1, -18, 0, 0], // undefended
+    [-11, -13, -10, -10], // attackers
+    [2, -4, 0, -13], // guarded
+    [-60, -60, -60, -60], // near-loss
+    [5, 13, -1, 17], // contact
+    [-4, 4, -4, 6], // ahead
+    [10, 9, 0, 1], // tempo
+    [-1, -12, -9, -14], // cell-0-1
+    [14, 4, 12, 4], // cell-0-2
+    [-18, 1, -13, -8], // cell-1-0
+    [-4, -13, -16, -3], // cell-1-1
+    [-2, -9, 0, -2], // cell-1-2
+    [1, 4, 1, 11], // cell-2-0
+    [-6, -5, 1, -6], // cell-2-1
+    [-3, -3, 3, -6], // cell-2-2
+]);
+
+/// Fitted by `yote tune --family capture-all`.
+pub const FITTED_CAPTURE_ALL: Weights = Weights([
+    [115, 94, 113, 93], // board
+    [95, 116, 95, 124], // hand
+    [-5, 0, -9, 1], // mobility
+    [-41, -37, -30, -30], // threatened
+    [-12, -13, 0, 0], // double-threat
+    [0, -1, 0, 0], // undefended
+    [-10, -11, -10, -10], // attackers
+    [3, -8, -4, -6], // guarded
+    [-60, -59, -60, -61], // near-loss
+    [0, -13, -2, -11], // contact
+    [-5, 4, -2, 3], // ahead
+    [10, 11, 0, -1], // tempo
+    [-6, -11, -5, -7], // cell-0-1
+    [13, -2, 12, 3], // cell-0-2
+    [-9, -9, -13, -14], // cell-1-0
+    [-20, -10, -13, -5], // cell-1-1
+    [-14, -7, -6, -11], // cell-1-2
+    [9, -8, 3, -3], // cell-2-0
+    [-26, -16, -29, -13], // cell-2-1
+    [15, -5, 12, -9], // cell-2-2
+]);
