@@ -37,7 +37,7 @@ impl EvalTerm {
 
 /// The features, per colour. Each is a count (or 0/1) from that colour's
 /// side; the weights give it a value.
-pub const FEATURES: usize = 20;
+pub const FEATURES: usize = 22;
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "board",
     "hand",
@@ -59,11 +59,15 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "cell-2-0",
     "cell-2-1",
     "cell-2-2",
+    "stuck",
+    "no-safe-step",
 ];
 /// The first cell-table feature: cells by their distance to the nearest
 /// rank edge and file edge (0, 1, 2 or more); corners (0, 0) are the
 /// reference that `board` prices.
 const CELLS: usize = 12;
+const CELL_CLASSES: usize = 8;
+const STUCK: usize = CELLS + CELL_CLASSES;
 
 /// Names of the terms, in the order `explain` returns them: one per
 /// feature, the cell table summed into `cells`, then `progress`.
@@ -81,10 +85,12 @@ pub const TERM_NAMES: [&str; TERMS] = [
     "ahead",
     "tempo",
     "cells",
+    "stuck",
+    "no-safe-step",
     "progress",
 ];
-const TERMS: usize = 14;
-const PROGRESS_TERM: usize = 13;
+const TERMS: usize = 16;
+const PROGRESS_TERM: usize = 15;
 
 /// Full weight of the opening half of a tapered weight (every piece still
 /// in hand); 0 when every piece has been placed or lost from the hand.
@@ -194,7 +200,7 @@ fn terms(rules: &Rules, pos: &Position) -> [[i32; TERMS]; 2] {
         let f = &set.colours[p.index()];
         let mut raw = [0; TERMS];
         for k in 0..FEATURES {
-            raw[k.min(CELLS)] += f[k] * w.tapered(k, on_move, set.phase);
+            raw[term_of(k)] += f[k] * w.tapered(k, on_move, set.phase);
         }
         let mut t = [0; TERMS];
         for (term, r) in t.iter_mut().zip(raw) {
@@ -204,6 +210,18 @@ fn terms(rules: &Rules, pos: &Position) -> [[i32; TERMS]; 2] {
         t[PROGRESS_TERM] = -(sum * set.stale / PROGRESS_SPAN);
         t
     })
+}
+
+/// The `explain` line a feature is added to.
+#[inline(always)]
+const fn term_of(k: usize) -> usize {
+    if k < CELLS {
+        k
+    } else if k < STUCK {
+        CELLS
+    } else {
+        k - CELL_CLASSES + 1
+    }
 }
 
 impl Weights {
@@ -231,18 +249,24 @@ pub fn features(rules: &Rules, pos: &Position) -> FeatureSet {
     let danger_total = variant.loss_threshold() + per_capture;
     let empty = g.board().without(pos.occupied());
     let cells = CellClasses::new(g);
+    // Every shift the features need, taken once: the pieces of each colour
+    // and the empty cells moved one step in each direction.
+    let shifted = |b: Bitboard| Direction::ALL.map(|d| g.shift(b, d));
+    let empty_shifted = shifted(empty);
+    let pieces_shifted = Player::BOTH.map(|p| shifted(pos.pieces(p)));
     let in_hand = pos.hand(Player::White) + pos.hand(Player::Black);
     let phase = (PHASE_MAX as u32 * in_hand / (2 * u32::from(variant.pieces).max(1))) as i32;
     let colours = Player::BOTH.map(|p| {
         let own = pos.pieces(p);
-        let enemy = pos.pieces(!p);
-        let contact = contact(g, own, enemy, empty);
+        let (own_s, enemy_s) = (&pieces_shifted[p.index()], &pieces_shifted[(!p).index()]);
+        let contact = contact(own, own_s, enemy_s, &empty_shifted);
         let threatened = contact.threatened.count() as i32;
         let (total, enemy_total) = (pos.total(p) as i32, pos.total(!p) as i32);
         let mut f = [0; FEATURES];
         f[0] = own.count() as i32;
         f[1] = pos.hand(p) as i32;
-        f[2] = safe_mobility(g, own, enemy, empty) as i32;
+        let steps = safe_steps(g, own_s, enemy_s, empty.without(contact.exposed));
+        f[2] = steps.count as i32;
         f[3] = threatened;
         f[4] = i32::from(threatened >= 2);
         // A single threat can be parried by placing a piece on the landing
@@ -268,6 +292,10 @@ pub fn features(rules: &Rules, pos: &Position) -> FeatureSet {
         for (i, class) in cells.classes.iter().enumerate() {
             f[CELLS + i] = (own & *class).count() as i32;
         }
+        // Pieces with no safe step; with nothing in hand and no safe step
+        // at all, the player must walk into a capture (or cannot move).
+        f[STUCK] = own.without(steps.movable).count() as i32;
+        f[STUCK + 1] = i32::from(pos.hand(p) == 0 && f[2] == 0 && own.any());
         f
     });
     FeatureSet {
@@ -281,7 +309,7 @@ pub fn features(rules: &Rules, pos: &Position) -> FeatureSet {
 /// The board's cells by distance to the nearest rank edge and file edge
 /// (0, 1, 2 or more), corners left out: symmetric on every geometry.
 struct CellClasses {
-    classes: [Bitboard; FEATURES - CELLS],
+    classes: [Bitboard; CELL_CLASSES],
 }
 
 impl CellClasses {
@@ -296,7 +324,7 @@ impl CellClasses {
         let file2 = inner(file1, East, West);
         let ranks = [b.without(rank1), rank1.without(rank2), rank2];
         let files = [b.without(file1), file1.without(file2), file2];
-        let mut classes = [Bitboard::EMPTY; FEATURES - CELLS];
+        let mut classes = [Bitboard::EMPTY; CELL_CLASSES];
         for (i, class) in classes.iter_mut().enumerate() {
             let k = i + 1;
             *class = ranks[k / 3] & files[k % 3];
@@ -305,26 +333,34 @@ impl CellClasses {
     }
 }
 
-/// Cells where a piece of the side with `own` could be jumped: an enemy
-/// next to it with an empty cell on the far side.
-#[inline(always)]
-fn exposed_cells(g: &Geometry, enemy: Bitboard, empty: Bitboard) -> Bitboard {
-    let mut cells = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        cells |= g.shift(enemy, d) & g.shift(empty, d.opposite());
-    }
-    cells
+/// The steps of `own` pieces that land on a `safe` cell and do not stop
+/// straight in front of an enemy piece (which would jump into the cell just
+/// left).
+struct SafeSteps {
+    count: u32,
+    /// Pieces with at least one such step.
+    movable: Bitboard,
 }
 
-/// (piece, empty neighbour) pairs where the neighbour is not a cell the
-/// enemy could jump at once.
+/// `own_s[d]` is the own pieces shifted one step in direction d, and so on.
 #[inline(always)]
-fn safe_mobility(g: &Geometry, own: Bitboard, enemy: Bitboard, empty: Bitboard) -> u32 {
-    let safe = empty.without(exposed_cells(g, enemy, empty));
-    Direction::ALL
-        .iter()
-        .map(|&d| (g.shift(own, d) & safe).count())
-        .sum()
+fn safe_steps(
+    g: &Geometry,
+    own_s: &[Bitboard; 4],
+    enemy_s: &[Bitboard; 4],
+    safe: Bitboard,
+) -> SafeSteps {
+    let mut steps = SafeSteps {
+        count: 0,
+        movable: Bitboard::EMPTY,
+    };
+    for d in Direction::ALL {
+        let back = d.opposite().index();
+        let targets = own_s[d.index()] & safe.without(enemy_s[back]);
+        steps.count += targets.count();
+        steps.movable |= g.shift(targets, d.opposite());
+    }
+    steps
 }
 
 /// How `own` pieces stand against adjacent `enemy` pieces.
@@ -339,31 +375,43 @@ struct Contact {
     guarded: Bitboard,
     /// Own pieces next to an enemy piece.
     touching: Bitboard,
+    /// Cells (any, empty or not) where an own piece could be jumped: an
+    /// enemy on one side, an empty cell on the other.
+    exposed: Bitboard,
 }
 
 /// A piece v is jumped from direction d when the enemy stands on v - d and
 /// v + d is empty; a friendly piece on v + d guards it from that side.
 #[inline(always)]
-fn contact(g: &Geometry, own: Bitboard, enemy: Bitboard, empty: Bitboard) -> Contact {
+fn contact(
+    own: Bitboard,
+    own_s: &[Bitboard; 4],
+    enemy_s: &[Bitboard; 4],
+    empty_s: &[Bitboard; 4],
+) -> Contact {
     let mut c = Contact {
         threatened: Bitboard::EMPTY,
         twice: Bitboard::EMPTY,
         attacks: 0,
         guarded: Bitboard::EMPTY,
         touching: Bitboard::EMPTY,
+        exposed: Bitboard::EMPTY,
     };
     for d in Direction::ALL {
-        let faced = g.shift(enemy, d) & own;
-        let beyond = d.opposite();
-        let victims = faced & g.shift(empty, beyond);
+        let (ahead, back) = (d.index(), d.opposite().index());
+        let exposed = enemy_s[ahead] & empty_s[back];
+        c.exposed |= exposed;
+        let faced = enemy_s[ahead] & own;
+        let victims = exposed & own;
         c.twice |= c.threatened & victims;
         c.threatened |= victims;
         c.attacks += victims.count();
-        c.guarded |= faced & g.shift(own, beyond);
+        c.guarded |= faced & own_s[back];
         c.touching |= faced;
     }
     c
 }
+
 /// How much the side to move would like to remove each enemy piece after a
 /// capture (move ordering for the removal choices): enemy pieces that
 /// threaten ours first, then those in contact with ours.
@@ -456,6 +504,19 @@ mod tests {
         let pos = rules.parse_position("6/2B3/1BW3/6/6 b 11 10 0 3").unwrap();
         let f = features(&rules, &pos).colours[0];
         assert_eq!((f[3], f[4], f[5], f[6]), (1, 0, 1, 1));
+    }
+
+    #[test]
+    fn a_cornered_piece_with_nothing_in_hand_has_no_safe_step() {
+        let rules = Rules::standard();
+        // White a1 (no hand): a2 and b1 are next to Black a3 / c1 with the
+        // far side empty, so every step walks into a jump.
+        let pos = rules.parse_position("6/6/B5/6/W1B3 w 0 4 0 30").unwrap();
+        let f = features(&rules, &pos).colours[0];
+        assert_eq!((f[2], f[STUCK], f[STUCK + 1]), (0, 1, 1));
+        // With a piece in hand White can still place: not in zugzwang.
+        let pos = rules.parse_position("6/6/B5/6/W1B3 w 1 4 0 30").unwrap();
+        assert_eq!(features(&rules, &pos).colours[0][STUCK + 1], 0);
     }
 
     #[test]
