@@ -91,8 +91,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
     }
     let start = flatten(family.weights());
     let mut rng = SplitMix64::new(args.seed);
-    let (train, test): (Vec<Sample>, Vec<Sample>) =
-        samples.into_iter().partition(|_| rng.next_u64() % 10 != 0);
+    let (train, test): (Vec<Sample>, Vec<Sample>) = samples
+        .into_iter()
+        .partition(|_| !rng.next_u64().is_multiple_of(10));
     let k = fit_k(&train, &start);
     let labels = |set: &[Sample]| -> Vec<f64> {
         set.iter()
@@ -328,4 +329,79 @@ fn weights_source(family: Family, w: &[f64]) -> String {
     }
     out.push_str("]);\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// The fitter's linear model must be the engine's evaluation, or the
+    /// fitted weights would mean something else in the search.
+    #[test]
+    fn the_linear_model_is_the_evaluation() {
+        let cases = [
+            ("standard", "6/2W3/1BWB2/2B3/6 b 8 8 7 5"),
+            ("standard", "W5/1B4/6/3W2/5B w 0 2 40 60"),
+            ("hand-removal", "6/2W3/1WW3/2B3/6 w 3 1 0 40"),
+            ("classic", "6/B5/6/3W2/6 b 0 0 130 90"),
+        ];
+        for (preset, text) in cases {
+            let rules = Rules::new(Variant::preset(preset).unwrap()).unwrap();
+            let pos = rules.parse_position(text).unwrap();
+            let set = eval::features(&rules, &pos);
+            let w = flatten(Family::of(&rules).weights());
+            let sample = Sample {
+                x: weighted_features(&set),
+                result: 0.5,
+                search: None,
+            };
+            let model = eval_of(&sample, &w);
+            let engine = f64::from(eval::evaluate(&rules, &pos));
+            // The engine rounds each term and the progress share down.
+            assert!((model - engine).abs() <= 20.0, "{preset} {text}: {model} vs {engine}");
+        }
+    }
+
+    /// On labels made by a known evaluation, descent moves towards it.
+    #[test]
+    fn descent_lowers_the_loss() {
+        let rules = Rules::standard();
+        let texts = [
+            "6/2W3/1BWB2/2B3/6 b 8 8 7 5",
+            "W5/1B4/6/3W2/5B w 0 2 40 60",
+            "6/2W3/1WW3/2B3/6 w 3 1 0 40",
+            "6/B5/6/3W2/6 b 0 0 30 90",
+            "BB4/6/6/3W2/W5 w 2 6 3 30",
+        ];
+        let set: Vec<Sample> = texts
+            .iter()
+            .map(|t| {
+                let pos = rules.parse_position(t).unwrap();
+                let e = eval::evaluate(&rules, &pos);
+                Sample {
+                    x: weighted_features(&eval::features(&rules, &pos)),
+                    result: if e > 0 { 1.0 } else { 0.0 },
+                    search: None,
+                }
+            })
+            .collect();
+        let y: Vec<f64> = set.iter().map(|s| f64::from(s.result)).collect();
+        let start = vec![0.0; PARAMS];
+        let args = TuneArgs {
+            records: Vec::new(),
+            family: "board".into(),
+            lambda: 1.0,
+            depth: 0,
+            iterations: 50,
+            skip: 0,
+            per_game: 40,
+            ridge: 0.0,
+            keep_max_plies: false,
+            seed: 1,
+        };
+        let k = 0.01;
+        let fitted = descend(&set, &y, &start, k, &args);
+        assert!(loss(&set, &y, &fitted, k) < loss(&set, &y, &start, k));
+    }
 }
