@@ -359,7 +359,10 @@ mod tests {
             let model = eval_of(&sample, &w);
             let engine = f64::from(eval::evaluate(&rules, &pos));
             // The engine rounds each term and the progress share down.
-            assert!((model - engine).abs() <= 20.0, "{preset} {text}: {model} vs {engine}");
+            assert!(
+                (model - engine).abs() <= 20.0,
+                "{preset} {text}: {model} vs {engine}"
+            );
         }
     }
 
