@@ -25,9 +25,6 @@ pub const INF: i32 = MATE + 1;
 /// How many removal choices per jump quiescence tries (the best by order).
 const QS_REMOVALS: u8 = 2;
 const POLL_INTERVAL: u64 = 1024;
-/// Late-move reduction `LMR_BASE + ln(depth) ln(move index) / LMR_DIVISOR`.
-const LMR_BASE: f64 = 0.5;
-const LMR_DIVISOR: f64 = 2.25;
 
 /// Search features that can be switched off, so that the self-play harness
 /// can measure what each one is worth. The default has on every feature
@@ -235,7 +232,7 @@ impl<'a> Searcher<'a> {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
             }
         }
         let mut path = Vec::with_capacity(history.len() + MAX_PLY + 1);
