@@ -9,3 +9,4 @@ pub mod rules;
 pub mod search;
 pub mod tablebase;
 pub mod tournament;
+pub mod tune;

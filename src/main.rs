@@ -56,6 +56,8 @@ enum Command {
     },
     /// Solve a whole (small) variant from its start position with tables.
     Solve(yote::tablebase::cli::SolveArgs),
+    /// Fit the evaluation's weights to recorded games (docs/search.md).
+    Tune(yote::tune::TuneArgs),
 }
 
 fn main() -> Result<()> {
@@ -76,6 +78,7 @@ fn main() -> Result<()> {
         Some(Command::Analyse(args)) => yote::analysis::cli::run(args),
         Some(Command::Tb { command }) => yote::tablebase::cli::run_tb(command),
         Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
+        Some(Command::Tune(args)) => yote::tune::run(args),
         Some(Command::Perft {
             depth,
             variant,

@@ -10,6 +10,7 @@ pub mod baseline;
 pub mod bench;
 pub mod driver;
 pub mod eval;
+pub mod eval_weights;
 pub mod ordering;
 pub mod selfplay;
 pub mod skill;

@@ -1,0 +1,410 @@
+//! `yote tune`: fits the evaluation's weights to recorded games
+//! (Texel-style logistic regression).
+//!
+//! Every position of every game (records of the match runner, e.g. from
+//! `scripts/datagen.sh`) whose rule family is the one being fitted is kept
+//! if it is quiet (the side to move has no capture; the game is not over)
+//! and not seen before. Its label blends the game's result for the side to
+//! move with a short search's score, both mapped to an expected score:
+//! `y = λ·result + (1 − λ)·σ(K·search)`. The weights minimise the mean
+//! squared error of `σ(K·eval)` against `y` (full-batch Adam, so the fit is
+//! deterministic); the seed only chooses which positions are held out to
+//! check the fit. `K` is fitted first, to the starting weights, so that the
+//! fitted values stay in the same units (100 ≈ one piece).
+
+use crate::rng::SplitMix64;
+use crate::rules::{Game, Player, Variant};
+use crate::search::eval::{self, FEATURE_NAMES, FEATURES, Family, PHASE_MAX, PROGRESS_SPAN};
+use crate::search::eval_weights::Weights;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Score, SearchEvent, SearchOptions, SearchRequest, Signals, driver};
+use crate::tournament::records::{GameRecord, GameResult};
+use anyhow::{Context, Result, bail};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// Weights per family: four per feature.
+const PARAMS: usize = 4 * FEATURES;
+
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Game records (the match runner's `--pgn` files).
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// Rule family to fit: board, hand or capture-all.
+    #[arg(long, default_value = "board")]
+    pub family: String,
+    /// Share of the label taken from the game result (the rest from the search score).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Depth of the search that scores each position (0: no search, result only).
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// Passes of gradient descent over all positions.
+    #[arg(long, default_value_t = 1500)]
+    pub iterations: usize,
+    /// Plies at the start of each game to skip (the random opening).
+    #[arg(long, default_value_t = 6)]
+    pub skip: usize,
+    /// Positions drawn (by the seed) from each game, so that long shuffling
+    /// games do not outweigh short decisive ones.
+    #[arg(long, default_value_t = 40)]
+    pub per_game: usize,
+    /// Pull of each weight towards its starting value (L2), per position.
+    #[arg(long, default_value_t = 1e-7)]
+    pub ridge: f64,
+    /// Keep games the runner ended at its ply limit (left out by default:
+    /// that draw says how the players shuffled, not what the position was
+    /// worth).
+    #[arg(long)]
+    pub keep_max_plies: bool,
+    /// Seed of the positions drawn from each game and of the held-out split
+    /// (one position in ten).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// One training position: its weighted features and label.
+struct Sample {
+    x: [f32; PARAMS],
+    result: f32,
+    search: Option<i32>,
+}
+
+pub fn run(args: TuneArgs) -> Result<()> {
+    let family = Family::parse(&args.family).with_context(|| {
+        format!(
+            "unknown family {:?} (board, hand, capture-all)",
+            args.family
+        )
+    })?;
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda must be between 0 and 1");
+    }
+    let samples = collect(&args, family)?;
+    if samples.len() < 100 {
+        bail!(
+            "only {} positions of family {}",
+            samples.len(),
+            family.name()
+        );
+    }
+    let start = flatten(family.weights());
+    let mut rng = SplitMix64::new(args.seed);
+    let (train, test): (Vec<Sample>, Vec<Sample>) = samples
+        .into_iter()
+        .partition(|_| !rng.next_u64().is_multiple_of(10));
+    let k = fit_k(&train, &start);
+    let labels = |set: &[Sample]| -> Vec<f64> {
+        set.iter()
+            .map(|s| {
+                let search = s
+                    .search
+                    .map_or(f64::from(s.result), |v| sigmoid(k * f64::from(v)));
+                args.lambda * f64::from(s.result) + (1.0 - args.lambda) * search
+            })
+            .collect()
+    };
+    let (y_train, y_test) = (labels(&train), labels(&test));
+    eprintln!(
+        "tune: {} training, {} held-out positions; K = {k:.5}; start: train {:.6}, held-out {:.6}",
+        train.len(),
+        test.len(),
+        loss(&train, &y_train, &start, k),
+        loss(&test, &y_test, &start, k)
+    );
+    let fitted = descend(&train, &y_train, &start, k, &args);
+    let rounded: Vec<f64> = fitted.iter().map(|w| w.round()).collect();
+    eprintln!(
+        "tune: fitted: train {:.6}, held-out {:.6}",
+        loss(&train, &y_train, &rounded, k),
+        loss(&test, &y_test, &rounded, k)
+    );
+    print!("{}", weights_source(family, &rounded));
+    Ok(())
+}
+
+/// Reads the records and turns their quiet, new positions into samples.
+fn collect(args: &TuneArgs, family: Family) -> Result<Vec<Sample>> {
+    let mut seen = HashSet::new();
+    let mut samples = Vec::new();
+    let tt = TranspositionTable::new(4);
+    let signals = Signals::default();
+    let options = SearchOptions::default();
+    let mut games = 0;
+    let mut rng = SplitMix64::derived(args.seed, 1);
+    for path in &args.records {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let records = GameRecord::parse_all(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {e:?}", path.display()))?;
+        for (i, record) in records.into_iter().enumerate() {
+            let input = crate::analysis::GameInput::from_record(record, &Variant::STANDARD, i + 1)
+                .with_context(|| format!("{}", path.display()))?;
+            if Family::of(&input.rules) != family {
+                continue;
+            }
+            let white_score = match input.record.result {
+                GameResult::WhiteWins => 1.0,
+                GameResult::BlackWins => 0.0,
+                GameResult::Draw => 0.5,
+                GameResult::Unfinished => continue,
+            };
+            if !args.keep_max_plies && input.record.tag("Termination") == Some("max plies") {
+                continue;
+            }
+            games += 1;
+            let mut game = Game::from_position(input.rules.clone(), input.start);
+            let mut candidates = Vec::new();
+            for (ply, mv) in input.moves.iter().enumerate() {
+                let pos = game.position();
+                let quiet = game.status().is_none() && !input.rules.has_capture(pos);
+                if ply >= args.skip && quiet && seen.insert(pos.key()) {
+                    candidates.push(game.clone());
+                }
+                game.play(mv);
+            }
+            rng.shuffle(&mut candidates);
+            candidates.truncate(args.per_game);
+            for game in &candidates {
+                let pos = game.position();
+                let result = match pos.side_to_move() {
+                    Player::White => white_score,
+                    Player::Black => 1.0 - white_score,
+                };
+                let search = (args.depth > 0)
+                    .then(|| search_score(game, args.depth, &options, &tt, &signals))
+                    .flatten();
+                samples.push(Sample {
+                    x: weighted_features(&eval::features(&input.rules, pos)),
+                    result,
+                    search,
+                });
+            }
+            if games % 200 == 0 {
+                eprintln!("tune: {games} games, {} positions", samples.len());
+            }
+        }
+    }
+    eprintln!("tune: {games} games, {} positions", samples.len());
+    Ok(samples)
+}
+
+/// The score of a fixed-depth search, None for a mate score.
+fn search_score(
+    game: &Game,
+    depth: u32,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    signals: &Signals,
+) -> Option<i32> {
+    let request = SearchRequest {
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    let mut score = None;
+    driver::search(game, &request, options, tt, signals, &mut |event| {
+        if let SearchEvent::Info(info) = event {
+            score = match info.score {
+                Score::Cp(cp) => Some(cp),
+                Score::Mate(_) => None,
+            };
+        }
+    });
+    score
+}
+
+/// The coefficient of every weight in the evaluation from the side to
+/// move's view, so that `evaluate = Σ weight · x` (up to rounding).
+fn weighted_features(set: &eval::FeatureSet) -> [f32; PARAMS] {
+    let mut x = [0f32; PARAMS];
+    let phase = set.phase as f32 / PHASE_MAX as f32;
+    let progress = 1.0 - set.stale as f32 / PROGRESS_SPAN as f32;
+    for p in Player::BOTH {
+        let (column, sign) = if p == set.side_to_move {
+            (0, 1.0)
+        } else {
+            (2, -1.0)
+        };
+        for k in 0..FEATURES {
+            let f = set.colours[p.index()][k] as f32 * sign * progress;
+            x[4 * k + column] += f * phase;
+            x[4 * k + column + 1] += f * (1.0 - phase);
+        }
+    }
+    x
+}
+
+fn flatten(w: &Weights) -> Vec<f64> {
+    w.0.iter().flatten().map(|&v| f64::from(v)).collect()
+}
+
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+fn eval_of(s: &Sample, w: &[f64]) -> f64 {
+    s.x.iter().zip(w).map(|(&x, &w)| f64::from(x) * w).sum()
+}
+
+fn loss(set: &[Sample], y: &[f64], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = set
+        .iter()
+        .zip(y)
+        .map(|(s, &y)| (sigmoid(k * eval_of(s, w)) - y).powi(2))
+        .sum();
+    sum / set.len() as f64
+}
+
+/// The K that best maps the starting evaluation to game results
+/// (a scan, then a finer one around the best).
+fn fit_k(set: &[Sample], w: &[f64]) -> f64 {
+    let results: Vec<f64> = set.iter().map(|s| f64::from(s.result)).collect();
+    let mut best = (f64::MAX, 0.0);
+    let mut step = 0.001;
+    let mut centre = 0.01;
+    for _ in 0..3 {
+        for i in -10..=10 {
+            let k = centre + f64::from(i) * step;
+            if k > 0.0 {
+                let l = loss(set, &results, w, k);
+                if l < best.0 {
+                    best = (l, k);
+                }
+            }
+        }
+        centre = best.1;
+        step /= 10.0;
+    }
+    best.1
+}
+
+/// Full-batch Adam on the mean squared error plus a ridge towards `start`.
+fn descend(set: &[Sample], y: &[f64], start: &[f64], k: f64, args: &TuneArgs) -> Vec<f64> {
+    let (rate, b1, b2, eps) = (2.0, 0.9, 0.999, 1e-8);
+    let mut w = start.to_vec();
+    let mut m = vec![0.0; PARAMS];
+    let mut v = vec![0.0; PARAMS];
+    let n = set.len() as f64;
+    for t in 1..=args.iterations {
+        let mut grad = vec![0.0; PARAMS];
+        for (s, &y) in set.iter().zip(y) {
+            let p = sigmoid(k * eval_of(s, &w));
+            let g = 2.0 * (p - y) * p * (1.0 - p) * k;
+            for (gj, &xj) in grad.iter_mut().zip(&s.x) {
+                *gj += g * f64::from(xj);
+            }
+        }
+        for j in 0..PARAMS {
+            let g = grad[j] / n + 2.0 * args.ridge * (w[j] - start[j]);
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - b1.powi(t as i32));
+            let vh = v[j] / (1.0 - b2.powi(t as i32));
+            w[j] -= rate * mh / (vh.sqrt() + eps);
+        }
+        if t % 100 == 0 {
+            eprintln!("tune: iteration {t}: train {:.6}", loss(set, y, &w, k));
+        }
+    }
+    w
+}
+
+/// The fitted weights as the Rust constant for `eval_weights.rs`.
+fn weights_source(family: Family, w: &[f64]) -> String {
+    let mut out = format!(
+        "/// Fitted by `yote tune --family {}`.\npub const FITTED_{}: Weights = Weights([\n",
+        family.name(),
+        family.name().replace('-', "_").to_uppercase()
+    );
+    for (k, name) in FEATURE_NAMES.iter().enumerate() {
+        let row: Vec<String> = w[4 * k..4 * k + 4]
+            .iter()
+            .map(|v| format!("{}", *v as i32))
+            .collect();
+        out.push_str(&format!("    [{}], // {name}\n", row.join(", ")));
+    }
+    out.push_str("]);\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// The fitter's linear model must be the engine's evaluation, or the
+    /// fitted weights would mean something else in the search.
+    #[test]
+    fn the_linear_model_is_the_evaluation() {
+        let cases = [
+            ("standard", "6/2W3/1BWB2/2B3/6 b 8 8 7 5"),
+            ("standard", "W5/1B4/6/3W2/5B w 0 2 40 60"),
+            ("hand-removal", "6/2W3/1WW3/2B3/6 w 3 1 0 40"),
+            ("classic", "6/B5/6/3W2/6 b 0 0 130 90"),
+        ];
+        for (preset, text) in cases {
+            let rules = Rules::new(Variant::preset(preset).unwrap()).unwrap();
+            let pos = rules.parse_position(text).unwrap();
+            let set = eval::features(&rules, &pos);
+            let w = flatten(Family::of(&rules).weights());
+            let sample = Sample {
+                x: weighted_features(&set),
+                result: 0.5,
+                search: None,
+            };
+            let model = eval_of(&sample, &w);
+            let engine = f64::from(eval::evaluate(&rules, &pos));
+            // The engine rounds each term and the progress share down.
+            assert!(
+                (model - engine).abs() <= 20.0,
+                "{preset} {text}: {model} vs {engine}"
+            );
+        }
+    }
+
+    /// On labels made by a known evaluation, descent moves towards it.
+    #[test]
+    fn descent_lowers_the_loss() {
+        let rules = Rules::standard();
+        let texts = [
+            "6/2W3/1BWB2/2B3/6 b 8 8 7 5",
+            "W5/1B4/6/3W2/5B w 0 2 40 60",
+            "6/2W3/1WW3/2B3/6 w 3 1 0 40",
+            "6/B5/6/3W2/6 b 0 0 30 90",
+            "BB4/6/6/3W2/W5 w 2 6 3 30",
+        ];
+        let set: Vec<Sample> = texts
+            .iter()
+            .map(|t| {
+                let pos = rules.parse_position(t).unwrap();
+                let e = eval::evaluate(&rules, &pos);
+                Sample {
+                    x: weighted_features(&eval::features(&rules, &pos)),
+                    result: if e > 0 { 1.0 } else { 0.0 },
+                    search: None,
+                }
+            })
+            .collect();
+        let y: Vec<f64> = set.iter().map(|s| f64::from(s.result)).collect();
+        let start = vec![0.0; PARAMS];
+        let args = TuneArgs {
+            records: Vec::new(),
+            family: "board".into(),
+            lambda: 1.0,
+            depth: 0,
+            iterations: 50,
+            skip: 0,
+            per_game: 40,
+            ridge: 0.0,
+            keep_max_plies: false,
+            seed: 1,
+        };
+        let k = 0.01;
+        let fitted = descend(&set, &y, &start, k, &args);
+        assert!(loss(&set, &y, &fitted, k) < loss(&set, &y, &start, k));
+    }
+}
