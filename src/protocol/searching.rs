@@ -47,6 +47,8 @@ struct Shared {
     hold: bool,
     /// `go infinite` (a `ponderhit` does not release it; only `stop` does).
     infinite: bool,
+    /// `stop` was sent for this search.
+    stopped: bool,
     /// The search's result, when it finished while `hold` was on.
     pending: Option<SearchResult>,
     /// The latest report for the best line (multipv 1).
@@ -182,7 +184,18 @@ impl SearchControl {
     /// `stop`: ends the search; its `bestmove` follows at once.
     pub fn stop(&self) {
         lock(&self.engine).stop();
+        lock(&self.shared).stopped = true;
         self.release(true);
+    }
+
+    /// Ends the running search and returns once its `bestmove` is printed
+    /// (within milliseconds: the search polls the stop flag at every move).
+    /// True if `stop` had already been sent for it.
+    pub fn stop_and_wait(&mut self) -> bool {
+        let already = lock(&self.shared).stopped;
+        self.stop();
+        lock(&self.engine).wait();
+        already
     }
 
     /// `ponderhit`: the pondering search goes on as a normal timed search,

@@ -33,6 +33,12 @@ pub struct Session {
     /// moves to the last one (what tournament managers send every ply)
     /// replays just the new moves.
     given: Option<(PositionBase, Vec<String>)>,
+    /// Why the last `position` was refused, until a valid one arrives (or a
+    /// new game or rule change starts afresh). Meanwhile the engine refuses
+    /// to move rather than answer for a position the client did not mean:
+    /// a client that ignores `info string` must still see that something
+    /// is wrong.
+    rejected: Option<String>,
     search: SearchControl,
 }
 
@@ -47,6 +53,7 @@ impl Session {
             options,
             rules,
             given: None,
+            rejected: None,
         }
     }
 
@@ -75,8 +82,11 @@ impl Session {
             Command::PonderHit => self.search.ponderhit(),
             Command::Quit => return Flow::Quit,
             Command::Query(query) => self.query(&query),
+            Command::Display if self.refused("d") => {}
             Command::Display => self.print(display::describe(&self.game)),
+            Command::Eval if self.refused("eval") => {}
             Command::Eval => self.print(display::eval_report(&self.game)),
+            Command::Moves if self.refused("moves") => {}
             Command::Moves => self.moves(),
             Command::Bench { depth } => self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
             Command::Perft { depth } => self.perft(depth),
@@ -93,6 +103,17 @@ impl Session {
     /// Ends a one-shot run: lets a limited search finish first.
     pub fn finish_commands(&mut self) {
         self.search.finish_commands();
+    }
+
+    /// After a rejected `position`: says so for `what` and returns true.
+    fn refused(&self, what: &str) -> bool {
+        match &self.rejected {
+            Some(why) => {
+                self.out.error(&format!("{what}: no valid position ({why})"));
+                true
+            }
+            None => false,
+        }
     }
 
     fn print(&self, lines: Vec<String>) {
@@ -113,6 +134,7 @@ impl Session {
         self.search.clear();
         self.game = Game::new(self.rules.clone());
         self.given = None;
+        self.rejected = None;
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -162,6 +184,7 @@ impl Session {
         settings::sync_rule_options(&mut self.options, &variant).map_err(|e| e.to_string())?;
         self.game = Game::new(rules.clone());
         self.given = None;
+        self.rejected = None;
         self.out.info_string(&format!(
             "variant {} startpos {}",
             settings::variant_spec(&variant),
@@ -191,10 +214,13 @@ impl Session {
             Ok(game) => {
                 self.game = game;
                 self.given = Some((base.clone(), moves.to_vec()));
+                self.rejected = None;
             }
-            Err(e) => self
-                .out
-                .error(&format!("{e}; the previous position is kept")),
+            Err(e) => {
+                self.out
+                    .error(&format!("{e}; no moves until a valid position"));
+                self.rejected = Some(format!("the last position was rejected: {e}"));
+            }
         }
     }
 
@@ -224,13 +250,17 @@ impl Session {
     }
 
     fn go(&mut self, params: &GoParams) {
+        // The old search's `bestmove` comes first, so a client that sent
+        // `stop` and `go` at once reads the answer to each in order.
+        if self.search.is_active() && !self.search.stop_and_wait() {
+            self.out
+                .info_string("go: the running search was stopped to start this one");
+        }
         if let Some(depth) = params.perft {
             return self.perft(depth);
         }
-        if self.search.is_active() {
-            return self
-                .out
-                .error("go: a search is already running; send stop first");
+        if self.refused("go") {
+            return self.out.line("bestmove (none)");
         }
         let searchmoves = match self.searchmoves(&params.searchmoves) {
             Ok(moves) => moves,
@@ -244,9 +274,13 @@ impl Session {
             self.out.info_string(&format!("game over: {end}"));
             return self.out.line("bestmove (none)");
         }
+        let (limits, clock_note) = limits(params, self.game.position().side_to_move());
+        if let Some(note) = clock_note {
+            self.out.info_string(&note);
+        }
         #[allow(clippy::needless_update)] // see `limits`
         let request = SearchRequest {
-            limits: limits(params, self.game.position().side_to_move()),
+            limits,
             searchmoves,
             ..SearchRequest::default()
         };
@@ -269,6 +303,15 @@ impl Session {
     }
 
     fn query(&self, query: &Query) {
+        if self.refused("query") {
+            // As after `bestmove (none)`: no game goes on, none has a result.
+            let answer = match query {
+                Query::GameOver => "true",
+                Query::IsLegal(_) => "false",
+                Query::P1Turn | Query::Result | Query::Fen => "none",
+            };
+            return self.out.line(&format!("response {answer}"));
+        }
         let status = self.game.status();
         let answer = match query {
             Query::GameOver => status.is_some().to_string(),
@@ -346,17 +389,15 @@ fn parse_in_game(game: &Game, text: &str) -> Result<Move, MoveError> {
     game.rules().parse_move(game.position(), text)
 }
 
-/// The side to move's clock from either dialect's names.
+/// The side to move's clock from either dialect's names, and a note when
+/// that clock was missing and another had to stand in for it.
 // The search API may grow fields (additively); they keep their defaults.
 #[allow(clippy::needless_update)]
-fn limits(params: &GoParams, side: Player) -> Limits {
-    let (time, inc) = match side {
-        Player::White => (params.p1time, params.p1inc),
-        Player::Black => (params.p2time, params.p2inc),
-    };
-    Limits {
+fn limits(params: &GoParams, side: Player) -> (Limits, Option<String>) {
+    let (time, inc, note) = side_clock(params, side);
+    let limits = Limits {
         time,
-        inc: inc.unwrap_or(0),
+        inc,
         movestogo: params.movestogo,
         movetime: params.movetime,
         depth: params.depth,
@@ -365,5 +406,28 @@ fn limits(params: &GoParams, side: Player) -> Limits {
         infinite: params.infinite,
         ponder: params.ponder,
         ..Limits::default()
+    };
+    (limits, note)
+}
+
+/// The time and increment of the side to move. A `go` that names any clock
+/// is a timed search, so it never runs unbounded: when the side to move's
+/// own time is missing (a client that sent the wrong side's clock), the
+/// other side's time stands in, or failing that an increment.
+fn side_clock(params: &GoParams, side: Player) -> (Option<u64>, u64, Option<String>) {
+    let ((time, inc), (other_time, other_inc)) = match side {
+        Player::White => ((params.p1time, params.p1inc), (params.p2time, params.p2inc)),
+        Player::Black => ((params.p2time, params.p2inc), (params.p1time, params.p1inc)),
+    };
+    if time.is_some() || params.infinite {
+        return (time, inc.unwrap_or(0), None);
     }
+    let (stand_in, whose) = match (other_time, inc, other_inc) {
+        (Some(t), _, _) => (t, format!("{}'s time", !side)),
+        (None, Some(i), _) => (i, format!("{side}'s increment")),
+        (None, None, Some(i)) => (i, format!("{}'s increment", !side)),
+        (None, None, None) => return (None, 0, None),
+    };
+    let note = format!("go: no time given for {side}; using {whose}, {stand_in} ms, as its clock");
+    (Some(stand_in), inc.or(other_inc).unwrap_or(0), Some(note))
 }

@@ -90,10 +90,14 @@ impl Features {
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut features = Features::default();
         for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
-            let (on, name) = match item.split_at(1) {
-                ("+", name) => (true, name),
-                ("-", name) => (false, name),
-                _ => return Err(format!("feature change {item:?} must start with + or -")),
+            // Never split at a byte index: the item may start with any
+            // character, and a split inside one panics.
+            let (on, name) = if let Some(name) = item.strip_prefix('+') {
+                (true, name)
+            } else if let Some(name) = item.strip_prefix('-') {
+                (false, name)
+            } else {
+                return Err(format!("feature change {item:?} must start with + or -"));
             };
             let flag = Features::FLAGS
                 .iter()

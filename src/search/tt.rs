@@ -159,6 +159,37 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// `n` empty buckets, allocated zeroed: the allocator gets such memory
+/// straight from the operating system, which maps its pages lazily, so even
+/// a 4 GB table is ready at once (`setoption name Hash` and `ucinewgame`
+/// must not hold up `isready` or the next search's clock).
+fn zeroed_buckets(n: usize) -> Vec<Bucket> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).expect("table size fits in memory");
+    // SAFETY: the layout is that of `n` buckets and non-zero sized (n >= 1);
+    // a bucket is only `AtomicU64`s, for which all-zero bytes are a valid
+    // value (0, which decodes as an empty slot); the vector takes ownership
+    // of an allocation made by the global allocator with that same layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
+/// Frees a table's memory off the caller's thread: handing back gigabytes
+/// of touched pages takes long enough to be felt by `isready`.
+pub fn release_in_background<T: Send + 'static>(memory: T) {
+    if std::thread::Builder::new()
+        .name("free table".into())
+        .spawn(move || drop(memory))
+        .is_err()
+    {
+        log::warn!("could not start a thread to free the old table");
+    }
+}
+
 /// Transposition table shared between search threads (wrap it in an `Arc`).
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -176,28 +207,27 @@ impl TranspositionTable {
     }
 
     fn with_buckets(n: usize) -> Self {
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Bucket::default);
         TranspositionTable {
-            buckets,
+            buckets: zeroed_buckets(n),
             generation: AtomicU8::new(0),
         }
     }
 
     /// Reallocates the table to about `mb` mebibytes, discarding all entries.
     pub fn resize(&mut self, mb: usize) {
-        // Free the old table first so peak memory is not old + new.
-        self.buckets = Vec::new();
+        let old = std::mem::take(&mut self.buckets);
+        release_in_background(old);
         *self = Self::with_buckets(Self::buckets_for(mb));
     }
 
-    /// Erases every entry and resets the generation.
+    /// Erases every entry and resets the generation. A fresh zeroed
+    /// allocation costs next to nothing whatever the size, where writing
+    /// zeros over gigabytes takes seconds; the old memory is handed back on
+    /// another thread for the same reason.
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            for word in &mut bucket.words {
-                *word.get_mut() = 0;
-            }
-        }
+        let fresh = zeroed_buckets(self.buckets.len());
+        let old = std::mem::replace(&mut self.buckets, fresh);
+        release_in_background(old);
         *self.generation.get_mut() = 0;
     }
 
