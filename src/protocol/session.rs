@@ -11,8 +11,12 @@ use super::options::{OptionTable, OptionValue};
 use super::output::Output;
 use super::searching::SearchControl;
 use super::settings::{self, CLEAR_HASH, PONDER, VARIANT};
-use crate::rules::{self, Game, Move, MoveError, Outcome, Player, Rules, Variant};
-use crate::search::{Limits, SearchRequest, bench};
+use crate::rules::{
+    self, Game, MAX_MOVES, Move, MoveError, Outcome, PerftError, Player, Rules, Variant,
+};
+use crate::search::{Limits, SearchRequest, Signals, bench};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Whether the input loop goes on after a command.
@@ -40,10 +44,18 @@ pub struct Session {
     /// is wrong.
     rejected: Option<String>,
     search: SearchControl,
+    /// Raised by the input reader when `stop`, `quit` or the end of input
+    /// follows the command being executed: ends `perft` and `bench`.
+    interrupt: Arc<Signals>,
 }
 
 impl Session {
+    /// A session whose foreground commands are never interrupted.
     pub fn new(out: Output) -> Session {
+        Session::with_interrupt(out, Arc::default())
+    }
+
+    pub fn with_interrupt(out: Output, interrupt: Arc<Signals>) -> Session {
         let options = settings::option_table();
         let rules = Rules::standard();
         Session {
@@ -54,6 +66,7 @@ impl Session {
             rules,
             given: None,
             rejected: None,
+            interrupt,
         }
     }
 
@@ -89,6 +102,7 @@ impl Session {
             Command::Moves if self.refused("moves") => {}
             Command::Moves => self.moves(),
             Command::Bench { depth } => self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
+            Command::Perft { .. } if self.refused("perft") => {}
             Command::Perft { depth } => self.perft(depth),
             Command::Empty => {}
         }
@@ -330,6 +344,12 @@ impl Session {
     }
 
     fn moves(&self) {
+        if display::too_many_moves(&self.game) {
+            return self.out.error(&format!(
+                "moves: {} legal moves, too many to list (the limit is {MAX_MOVES})",
+                self.rules.count_legal_moves(self.game.position())
+            ));
+        }
         match display::legal_moves_text(&self.game) {
             Some(list) => self.out.line(&list),
             None => {
@@ -343,11 +363,22 @@ impl Session {
     }
 
     /// Runs in the foreground like Stockfish's: the output is one block and
-    /// the next command is read only once it is done.
+    /// the next command is executed only once it is done; `stop`, `quit` and
+    /// the end of input end it early (with an error line, no counts).
     fn perft(&self, depth: u32) {
         let start = Instant::now();
         let pos = self.game.position();
-        let split = rules::divide(&self.rules, pos, depth);
+        let stop = || self.interrupt.stop.load(Ordering::Relaxed);
+        let split = match rules::divide_until(&self.rules, pos, depth, &stop) {
+            Ok(split) => split,
+            Err(PerftError::TooManyMoves) if depth == 1 => {
+                return self.out.error(&format!(
+                    "perft 1: {} legal moves, too many to list one by one (the limit is {MAX_MOVES})",
+                    self.rules.count_legal_moves(pos)
+                ));
+            }
+            Err(e) => return self.out.error(&format!("perft {depth}: {e}")),
+        };
         let total: u64 = if depth == 0 {
             1
         } else {
@@ -364,7 +395,9 @@ impl Session {
     }
 
     fn bench(&self, depth: u32) {
-        let report = bench::run(depth);
+        let Some(report) = bench::run_until(depth, &self.interrupt) else {
+            return self.out.error("bench: stopped");
+        };
         self.print(vec![
             format!("Nodes searched: {}", report.nodes),
             format!("Nodes/second: {}", report.nodes_per_second()),
