@@ -76,7 +76,11 @@ impl Session {
         match super::command::parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
-                self.out.error(&e.to_string());
+                if line.split_whitespace().next() == Some("position") {
+                    self.reject_position(&e.to_string());
+                } else {
+                    self.out.error(&e.to_string());
+                }
                 Flow::Continue
             }
         }
@@ -230,12 +234,16 @@ impl Session {
                 self.given = Some((base.clone(), moves.to_vec()));
                 self.rejected = None;
             }
-            Err(e) => {
-                self.out
-                    .error(&format!("{e}; no moves until a valid position"));
-                self.rejected = Some(format!("the last position was rejected: {e}"));
-            }
+            Err(e) => self.reject_position(&e),
         }
+    }
+
+    /// A `position` command failed: the engine answers for no position
+    /// until a valid one arrives (see `rejected`).
+    fn reject_position(&mut self, why: &str) {
+        self.out
+            .error(&format!("{why}; no moves until a valid position"));
+        self.rejected = Some(format!("the last position was rejected: {why}"));
     }
 
     fn build_game(&self, base: &PositionBase, moves: &[String]) -> Result<Game, String> {
@@ -317,8 +325,9 @@ impl Session {
     }
 
     fn query(&self, query: &Query) {
-        if self.refused("query") {
-            // As after `bestmove (none)`: no game goes on, none has a result.
+        if self.rejected.is_some() {
+            // One `response` line, as always; consistent with `go`
+            // answering `bestmove (none)`: no game goes on, none has a result.
             let answer = match query {
                 Query::GameOver => "true",
                 Query::IsLegal(_) => "false",
