@@ -11,10 +11,12 @@ use super::options::{OptionTable, OptionValue};
 use super::output::Output;
 use super::searching::SearchControl;
 use super::settings::{self, CLEAR_HASH, PONDER, VARIANT};
+
+const THREADS: &str = "Threads";
 use crate::rules::{
     self, Game, MAX_MOVES, Move, MoveError, Outcome, PerftError, Player, Rules, Variant,
 };
-use crate::search::{Limits, SearchRequest, Signals, bench};
+use crate::search::{Limits, SearchRequest, Signals, bench, driver};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -215,6 +217,16 @@ impl Session {
     fn set_engine_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         settings::check_engine_option(name, value)?;
         let stored = self.options.set(name, value).map_err(|e| e.to_string())?;
+        if let OptionValue::Int(n) = stored
+            && name == THREADS
+        {
+            let used = driver::effective_threads(n as usize);
+            if used < n as usize {
+                self.out.info_string(&format!(
+                    "Threads {n}: this machine has {used} cores; searches use {used} threads"
+                ));
+            }
+        }
         if name == CLEAR_HASH && stored == OptionValue::Pressed {
             self.search.clear();
         } else {

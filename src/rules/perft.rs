@@ -21,7 +21,7 @@ impl std::fmt::Display for PerftError {
         f.write_str(match self {
             PerftError::Stopped => "stopped",
             PerftError::TooManyMoves => {
-                "a position on the way has more legal moves than a move list holds (65536)"
+                "too many legal moves to list in a position on the way (more than 65536)"
             }
         })
     }

@@ -115,6 +115,18 @@ impl Engine {
         self.until(|l| l.starts_with("bestmove"))
     }
 
+    /// The engine's resident memory in KiB (Linux; None elsewhere).
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// Closes stdin and waits for the process to exit by itself.
     pub fn close(mut self) -> (Vec<String>, std::process::ExitStatus) {
         drop(self.stdin.take());
