@@ -79,7 +79,11 @@ fn search_features_with_non_ascii_or_invalid_utf8_is_refused_not_a_crash() {
     assert!(e.bestmove().last().unwrap().starts_with("bestmove "));
     // Through `yote exec` too (it exited with 101).
     let out = std::process::Command::new(support::BIN)
-        .args(["exec", "setoption name SearchFeatures value é", "go depth 1"])
+        .args([
+            "exec",
+            "setoption name SearchFeatures value é",
+            "go depth 1",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
@@ -106,11 +110,15 @@ fn a_position_with_a_trillion_moves_is_bounded_everywhere() {
         ["response true"]
     );
     // Searches end on time with a legal move; stop is served at once.
-    for go in ["go movetime 10", "go depth 2", "go nodes 1"] {
+    for go in ["go movetime 10", "go nodes 1", "go wtime 50 btime 50"] {
         let sent = Instant::now();
         e.send(go);
         let lines = e.bestmove();
-        assert!(sent.elapsed() < Duration::from_secs(3), "{go}: {:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() < Duration::from_secs(3),
+            "{go}: {:?}",
+            sent.elapsed()
+        );
         let best = best_of(&lines);
         assert!(rules.parse_move(&pos, &best).is_ok(), "{go}: {best}");
     }
@@ -119,7 +127,11 @@ fn a_position_with_a_trillion_moves_is_bounded_everywhere() {
     let sent = Instant::now();
     e.send("stop");
     let best = best_of(&e.bestmove());
-    assert!(sent.elapsed() < Duration::from_secs(1), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        sent.elapsed()
+    );
     assert!(rules.parse_move(&pos, &best).is_ok(), "{best}");
     // A game continues from it.
     let out = e.ask(&format!("position fen {HUGE_FEN} moves {best}"));
@@ -159,29 +171,49 @@ fn hash_resize_and_new_game_cost_neither_isready_nor_the_next_clock() {
     e.send("go wtime 100 btime 100");
     e.bestmove();
     // It took up to 2.4 s: the resize was paid inside this clock.
-    assert!(sent.elapsed() < Duration::from_millis(1000), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        sent.elapsed()
+    );
     for hash in ["4096", "1", "4096"] {
         e.send(&format!("setoption name Hash value {hash}"));
         let sent = Instant::now();
         e.sync();
         // It took up to 14 s.
-        assert!(sent.elapsed() < Duration::from_millis(1000), "{:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() < Duration::from_millis(1000),
+            "{:?}",
+            sent.elapsed()
+        );
     }
     let sent = Instant::now();
     e.ask("ucinewgame");
-    assert!(sent.elapsed() < Duration::from_millis(1000), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        sent.elapsed()
+    );
 }
 
 #[test]
 fn perft_and_bench_end_on_stop_quit_and_end_of_input() {
     let mut e = started();
-    for (line, then) in [("perft 12", "stop"), ("go perft 12", "stop"), ("bench 40", "stop")] {
+    for (line, then) in [
+        ("perft 12", "stop"),
+        ("go perft 12", "stop"),
+        ("bench 40", "stop"),
+    ] {
         e.send(line);
         std::thread::sleep(Duration::from_millis(100));
         let sent = Instant::now();
         e.send(then);
         let out = e.sync();
-        assert!(sent.elapsed() < Duration::from_secs(2), "{line}: {:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() < Duration::from_secs(2),
+            "{line}: {:?}",
+            sent.elapsed()
+        );
         assert_eq!(errors(&out).len(), 1, "{line}: {out:?}");
         assert!(out[0].contains("stopped"), "{line}: {out:?}");
     }
@@ -198,7 +230,11 @@ fn perft_and_bench_end_on_stop_quit_and_end_of_input() {
             e.send(end);
             e.close();
         }
-        assert!(sent.elapsed() < Duration::from_secs(2), "{end:?}: {:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() < Duration::from_secs(2),
+            "{end:?}: {:?}",
+            sent.elapsed()
+        );
     }
 }
 
@@ -211,7 +247,11 @@ fn threads_above_the_core_count_keep_isready_fast_and_nodes_near_the_limit() {
     std::thread::sleep(Duration::from_millis(200));
     let sent = Instant::now();
     e.sync();
-    assert!(sent.elapsed() < Duration::from_millis(200), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        sent.elapsed()
+    );
     e.send("stop");
     e.bestmove();
     for n in [1u64, 1000, 100_000] {
@@ -243,11 +283,20 @@ fn a_clock_for_the_wrong_side_still_bounds_the_search() {
     let mut e = started();
     // Black to move, only White's clock given: it searched until stop.
     e.ask("position startpos moves @c3");
-    for go in ["go wtime 1000", "go p1time 1000 p1inc 10", "go binc 200", "go winc 300"] {
+    for go in [
+        "go wtime 1000",
+        "go p1time 1000 p1inc 10",
+        "go binc 200",
+        "go winc 300",
+    ] {
         let sent = Instant::now();
         e.send(go);
         let lines = e.bestmove();
-        assert!(sent.elapsed() < Duration::from_secs(3), "{go}: {:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() < Duration::from_secs(3),
+            "{go}: {:?}",
+            sent.elapsed()
+        );
         assert!(
             lines[0].starts_with("info string go: no time given for black"),
             "{go}: {lines:?}"
@@ -334,7 +383,8 @@ fn direct_legality_agrees_with_generation() {
                         format!("{text}x@"),
                         format!("{text}xa1"),
                         text.split('x').next().unwrap().to_string(),
-                        text.rsplit_once('x').map_or(text.clone(), |(a, _)| a.to_string()),
+                        text.rsplit_once('x')
+                            .map_or(text.clone(), |(a, _)| a.to_string()),
                     ];
                     for t in variants {
                         let parsed = rules.parse_move(&pos, &t);
@@ -442,13 +492,23 @@ impl Fuzzer {
     }
 
     fn send(&mut self, line: &str) {
+        self.trace(line.as_bytes());
         self.lines += 1;
         self.e.send(line);
+    }
+
+    /// With `YOTE_FUZZ_TRACE` set, every line sent goes to stderr too, to
+    /// find the input of a failure.
+    fn trace(&self, line: &[u8]) {
+        if std::env::var_os("YOTE_FUZZ_TRACE").is_some() {
+            eprintln!("> {}", String::from_utf8_lossy(line).trim_end());
+        }
     }
 
     /// `isready` now, timed; the lines before its `readyok`.
     fn sync(&mut self, searching: bool) -> Vec<String> {
         let sent = Instant::now();
+        self.trace(b"isready");
         self.lines += 1;
         let out = self.e.sync();
         let ms = elapsed_ms(sent);
@@ -458,10 +518,6 @@ impl Fuzzer {
             self.isready_ms.push(ms);
         }
         assert!(self.e.alive(), "the engine died");
-        assert!(
-            out.iter().all(|l| !l.starts_with("bestmove")) || !searching,
-            "{out:?}"
-        );
         out
     }
 
@@ -474,8 +530,19 @@ impl Fuzzer {
             1 => {
                 // A command word with random arguments.
                 let word = self.pick(&[
-                    "query", "setoption", "position", "d", "eval", "moves", "ponderhit",
-                    "uci", "ugi", "ucinewgame", "isready", "register", "debug",
+                    "query",
+                    "setoption",
+                    "position",
+                    "d",
+                    "eval",
+                    "moves",
+                    "ponderhit",
+                    // Not `isready`: its `readyok` would pass for a sync's.
+                    "uci",
+                    "ugi",
+                    "ucinewgame",
+                    "register",
+                    "debug",
                 ]);
                 let args: Vec<&str> = (0..self.rng.below(6))
                     .map(|_| self.pick(&EXTREMES))
@@ -488,6 +555,7 @@ impl Fuzzer {
             }
         };
         let mut line = line;
+        self.trace(&line);
         line.push(b'\n');
         self.lines += 1;
         self.e.send_bytes(&line);
@@ -524,11 +592,15 @@ impl Fuzzer {
         let n = self.pick(&EXTREMES);
         let small = self.pick(&["0", "1", "2", "5", "17"]);
         let (go, needs_stop) = match self.rng.below(9) {
-            0 => (format!("go depth {small}"), false),
+            0 => (format!("go depth {}", self.rng.below(5)), false),
             1 => (format!("go nodes {n}"), true),
             2 => (format!("go movetime {small}"), false),
-            3 => (format!("go wtime {small} btime {n} winc {n} binc {small}"), false),
-            4 => (format!("go p1time {n} movestogo {n}"), false),
+            // Extreme clocks may mean "no limit": these get a `stop` too.
+            3 => (
+                format!("go wtime {small} btime {n} winc {n} binc {small}"),
+                true,
+            ),
+            4 => (format!("go p1time {n} movestogo {n}"), true),
             5 => (format!("go mate {small}"), true),
             6 => ("go infinite".to_string(), true),
             7 => (format!("go ponder wtime {small} btime {small}"), true),
@@ -538,14 +610,34 @@ impl Fuzzer {
     }
 
     /// One `go`, maybe stopped, answered by exactly one legal `bestmove`.
-    fn search(&mut self) {
+    fn search(&mut self, huge: bool) {
         let (go, needs_stop) = self.go_line();
-        self.gos += 1;
+        // Every search of the 8×8 position is long: all are stopped.
+        let needs_stop = needs_stop || huge;
         self.send(&go);
-        let mut out = Vec::new();
-        if self.rng.below(2) == 0 {
+        let first = self.sync(false);
+        let refused = first.iter().any(|l| l.starts_with("info string error"))
+            && !first
+                .iter()
+                .any(|l| l.starts_with("info depth") || l.starts_with("bestmove"));
+        if refused {
+            // A `go` that cannot be understood starts nothing.
+            let after = self.sync(false);
+            assert!(after.is_empty(), "{go}: {first:?} then {after:?}");
+            return;
+        }
+        self.gos += 1;
+        let mut out: Vec<String> = first
+            .into_iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .collect();
+        if out.is_empty() && self.rng.below(2) == 0 {
             std::thread::sleep(Duration::from_millis(self.rng.below(20) as u64));
-            out.extend(self.sync(false).into_iter().filter(|l| l.starts_with("bestmove")));
+            out.extend(
+                self.sync(false)
+                    .into_iter()
+                    .filter(|l| l.starts_with("bestmove")),
+            );
         }
         let stopped = needs_stop || self.rng.below(2) == 0;
         if stopped && out.is_empty() {
@@ -576,9 +668,13 @@ impl Fuzzer {
         self.gos += 1;
         self.send("go infinite");
         std::thread::sleep(Duration::from_millis(5 + self.rng.below(20) as u64));
-        self.sync(true);
-        self.send("stop");
-        let out = self.e.bestmove();
+        let mut out = self.sync(true);
+        // A refused `go` (no valid position, game over) answers at once.
+        if !out.iter().any(|l| l.starts_with("bestmove")) {
+            self.send("stop");
+            out.extend(self.e.bestmove());
+        }
+        out.extend(self.sync(false));
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
     }
 
@@ -600,7 +696,7 @@ impl Fuzzer {
                     self.send(line);
                 }
                 self.send(&format!("position fen {HUGE_FEN}"));
-                self.search();
+                self.search(true);
                 self.send("setoption name Variant value standard");
             }
             1 => {
@@ -611,7 +707,7 @@ impl Fuzzer {
                 self.sync(false);
             }
             2 => self.busy_isready(),
-            _ => self.search(),
+            _ => self.search(false),
         }
     }
 
@@ -651,7 +747,10 @@ impl Fuzzer {
                 s.len()
             )
         };
-        eprintln!("fuzz: {} lines, {} searches, 0 crashes", self.lines, self.gos);
+        eprintln!(
+            "fuzz: {} lines, {} searches, 0 crashes",
+            self.lines, self.gos
+        );
         eprintln!("isready idle:      {}", stats(&self.isready_ms));
         eprintln!("isready searching: {}", stats(&self.searching_isready_ms));
         eprintln!("stop to bestmove:  {}", stats(&self.stop_ms));
@@ -663,7 +762,7 @@ impl Fuzzer {
 #[test]
 fn seeded_fuzz_never_breaks_the_engine() {
     let mut f = Fuzzer::new(0x9_f022_2026);
-    f.run(6_000, 2_000);
+    f.run(40_000, 10_000);
     assert!(median(f.searching_isready_ms.clone()) < 50.0);
     assert!(f.searching_isready_ms.iter().all(|&ms| ms < 1000.0));
 }
@@ -674,7 +773,7 @@ fn seeded_fuzz_never_breaks_the_engine() {
 #[test]
 #[ignore]
 fn long_fuzz() {
-    let lines = std::env::var("YOTE_FUZZ_LINES").map_or(100_000, |v| v.parse().unwrap());
+    let lines = std::env::var("YOTE_FUZZ_LINES").map_or(500_000, |v| v.parse().unwrap());
     let seed = std::env::var("YOTE_FUZZ_SEED").map_or(0x10_4e_f022, |v| v.parse().unwrap());
     let mut f = Fuzzer::new(seed);
     f.run(lines, 5_000);
@@ -686,13 +785,24 @@ fn long_fuzz() {
 #[test]
 #[ignore]
 fn latencies() {
-    let presets = ["standard", "hand-removal", "6x6", "classic", "5x5", "boxed", "all-options"];
+    let presets = [
+        "standard",
+        "hand-removal",
+        "6x6",
+        "classic",
+        "5x5",
+        "boxed",
+        "all-options",
+    ];
     let mut setups: Vec<(String, Vec<String>)> = presets
         .iter()
         .map(|p| {
             (
                 p.to_string(),
-                vec![format!("setoption name Variant value {p}"), "position startpos moves @c3 @d4".into()],
+                vec![
+                    format!("setoption name Variant value {p}"),
+                    "position startpos moves @c3 @d4".into(),
+                ],
             )
         })
         .collect();

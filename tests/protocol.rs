@@ -476,10 +476,7 @@ fn commands_during_a_search_do_not_disturb_it() {
     e.send("go depth 1");
     e.bestmove();
     let new = e.bestmove();
-    assert!(
-        new[0].contains("the running search was stopped"),
-        "{new:?}"
-    );
+    assert!(new[0].contains("the running search was stopped"), "{new:?}");
     e.send("go depth 2");
     e.bestmove();
 }

@@ -151,7 +151,11 @@ fn read_line(input: &mut impl BufRead) -> std::io::Result<Line> {
         }
         input.consume(used);
         if done {
-            return Ok(if too_long { Line::TooLong } else { Line::Text(buf) });
+            return Ok(if too_long {
+                Line::TooLong
+            } else {
+                Line::Text(buf)
+            });
         }
     }
 }

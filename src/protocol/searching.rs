@@ -333,9 +333,7 @@ fn ponder_move(
     if after.side_to_move() == ctx.root.side_to_move() || ctx.rules.status(&after).is_some() {
         return None;
     }
-    ctx.rules
-        .is_legal(&after, &candidate)
-        .then_some(candidate)
+    ctx.rules.is_legal(&after, &candidate).then_some(candidate)
 }
 
 /// A last `info` line for the chosen move: the search's own figures when its

@@ -129,7 +129,8 @@ impl Session {
     fn refused(&self, what: &str) -> bool {
         match &self.rejected {
             Some(why) => {
-                self.out.error(&format!("{what}: no valid position ({why})"));
+                self.out
+                    .error(&format!("{what}: no valid position ({why})"));
                 true
             }
             None => false,

@@ -298,7 +298,13 @@ pub(crate) fn generate_bounded(
     fill(list, usize::MAX);
     if list.is_truncated() {
         let mut paths = JumpPaths(0);
-        jumps(variant, geometry, &Sides::of(pos, geometry), &mut paths, true);
+        jumps(
+            variant,
+            geometry,
+            &Sides::of(pos, geometry),
+            &mut paths,
+            true,
+        );
         fill(list, (list.limit() / paths.0.max(1)).max(1));
     }
 }
@@ -691,7 +697,15 @@ impl JumpSink for Matcher<'_> {
             Found::Legal(mv.with_removals(removed, hand as u8))
         } else {
             let mut example = MoveList::with_limit(1);
-            push_with_removals(&mut example, mv, self.removal, k, enemy_board, enemy_hand, 1);
+            push_with_removals(
+                &mut example,
+                mv,
+                self.removal,
+                k,
+                enemy_board,
+                enemy_hand,
+                1,
+            );
             Found::WrongRemovals(example.as_slice()[0])
         };
     }

@@ -75,14 +75,7 @@ pub fn run_until(depth: u32, signals: &Signals) -> Option<BenchReport> {
             searchmoves: Vec::new(),
         };
         let start = Instant::now();
-        let result = driver::search(
-            &game,
-            &request,
-            &options,
-            &tt,
-            signals,
-            &mut |_| {},
-        );
+        let result = driver::search(&game, &request, &options, &tt, signals, &mut |_| {});
         if signals.stop.load(Ordering::Relaxed) {
             return None;
         }

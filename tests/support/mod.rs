@@ -28,7 +28,11 @@ impl Engine {
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            // YOTE_ENGINE_STDERR=1 shows the engine's log (to debug a test).
+            .stderr(match std::env::var_os("YOTE_ENGINE_STDERR") {
+                Some(_) => Stdio::inherit(),
+                None => Stdio::null(),
+            });
         for (k, v) in env {
             command.env(k, v);
         }
@@ -38,7 +42,13 @@ impl Engine {
         std::thread::spawn(move || {
             use std::io::BufRead;
             for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+                let line = match line {
+                    Ok(line) => line,
+                    Err(e) => {
+                        eprintln!("reading the engine's output: {e}");
+                        break;
+                    }
+                };
                 if tx.send((Instant::now(), line)).is_err() {
                     break;
                 }
