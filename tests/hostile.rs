@@ -774,9 +774,9 @@ fn seeded_fuzz_never_breaks_the_engine() {
 #[ignore]
 fn long_fuzz() {
     let lines = std::env::var("YOTE_FUZZ_LINES").map_or(500_000, |v| v.parse().unwrap());
-    let seed = std::env::var("YOTE_FUZZ_SEED").map_or(0x10_4e_f022, |v| v.parse().unwrap());
+    let seed = std::env::var("YOTE_FUZZ_SEED").map_or(0x104e_f022, |v| v.parse().unwrap());
     let mut f = Fuzzer::new(seed);
-    f.run(lines, 5_000);
+    f.run(lines, 50_000);
 }
 
 /// The latencies quoted in README.md, in every variant preset and the

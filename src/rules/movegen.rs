@@ -115,7 +115,30 @@ fn push_with_removals(
     per_jump: usize,
 ) {
     let n = board.count();
-    let end = list.len().saturating_add(per_jump);
+    let choices = removal_choices(removal, k, n, hand);
+    // The common case: every choice fits, so no move needs checking (the
+    // checks cost perft a few per cent).
+    if per_jump == usize::MAX && list.has_room(choices) {
+        push_all_removals::<false>(list, mv, removal, k, board, hand, usize::MAX);
+    } else {
+        let end = list.len().saturating_add(per_jump);
+        push_all_removals::<true>(list, mv, removal, k, board, hand, end);
+    }
+}
+
+/// `push_with_removals` until the list reaches length `end` or its limit;
+/// without `CHECKED` the caller has made sure everything fits.
+#[inline(always)]
+fn push_all_removals<const CHECKED: bool>(
+    list: &mut MoveList,
+    mv: Move,
+    removal: Removal,
+    k: u32,
+    board: Bitboard,
+    hand: u32,
+    end: usize,
+) {
+    let n = board.count();
     match removal {
         Removal::None => list.push(mv),
         Removal::Board if n <= k => list.push(mv.with_removals(board, 0)),
@@ -123,12 +146,12 @@ fn push_with_removals(
             list.push(mv.with_removals(board, (k - n).min(hand) as u8))
         }
         Removal::Board | Removal::BoardThenHand => {
-            push_subsets(list, mv, board, k, Bitboard::EMPTY, 0, end)
+            push_subsets::<CHECKED>(list, mv, board, k, Bitboard::EMPTY, 0, end)
         }
         Removal::BoardOrHand if n + hand <= k => list.push(mv.with_removals(board, hand as u8)),
         Removal::BoardOrHand => {
             for from_board in k.saturating_sub(hand)..=k.min(n) {
-                push_subsets(
+                push_subsets::<CHECKED>(
                     list,
                     mv,
                     board,
@@ -145,7 +168,7 @@ fn push_with_removals(
 /// Pushes one move for each `k`-subset of `cells` added to `chosen`, until
 /// the list reaches length `end` or its limit (C(60, 30) subsets must not
 /// be walked through one by one only to be dropped).
-fn push_subsets(
+fn push_subsets<const CHECKED: bool>(
     list: &mut MoveList,
     mv: Move,
     cells: Bitboard,
@@ -155,18 +178,22 @@ fn push_subsets(
     end: usize,
 ) {
     if k == 0 {
-        list.push(mv.with_removals(chosen, hand));
+        if CHECKED {
+            list.push(mv.with_removals(chosen, hand));
+        } else {
+            list.push_unchecked(mv.with_removals(chosen, hand));
+        }
         return;
     }
     let mut rest = cells;
-    while rest.count() >= k && list.len() < end {
-        if list.is_full() {
+    while rest.count() >= k && (!CHECKED || list.len() < end) {
+        if CHECKED && list.is_full() {
             list.mark_truncated();
             return;
         }
         let cell = rest.first();
         rest.remove(cell);
-        push_subsets(
+        push_subsets::<CHECKED>(
             list,
             mv,
             rest,
@@ -175,6 +202,21 @@ fn push_subsets(
             hand,
             end,
         );
+    }
+}
+
+/// Pushes one move per cell, checking the list's limit once for all of them
+/// when they fit.
+#[inline(always)]
+fn push_cells(list: &mut MoveList, cells: Bitboard, make: impl Fn(u8) -> Move) {
+    if list.has_room(u64::from(cells.count())) {
+        for cell in cells {
+            list.push_unchecked(make(cell));
+        }
+    } else {
+        for cell in cells {
+            list.push(make(cell));
+        }
     }
 }
 
@@ -340,15 +382,12 @@ fn generate_with(
         }
     }
     if s.own_hand > 0 {
-        for cell in s.empty {
-            sink.list.push(Move::place(cell));
-        }
+        push_cells(sink.list, s.empty, Move::place);
     }
     for dir in Direction::ALL {
         let d = delta(geometry, dir);
-        for to in geometry.shift(s.own, dir) & s.empty {
-            sink.list.push(Move::step(back(to, d, 1), to));
-        }
+        let targets = geometry.shift(s.own, dir) & s.empty;
+        push_cells(sink.list, targets, |to| Move::step(back(to, d, 1), to));
     }
     // With mandatory capture and no capture found, only own jumps remain.
     jumps(variant, geometry, &s, &mut sink, false);

@@ -259,6 +259,20 @@ impl MoveList {
         }
     }
 
+    /// Adds a move the caller made room for (`has_room`): generation checks
+    /// the limit once per batch of moves, not once per move.
+    #[inline(always)]
+    pub(crate) fn push_unchecked(&mut self, mv: Move) {
+        debug_assert!(self.moves.len() < self.limit);
+        self.moves.push(mv);
+    }
+
+    /// Whether `n` more moves fit.
+    #[inline(always)]
+    pub(crate) fn has_room(&self, n: u64) -> bool {
+        n <= (self.limit - self.moves.len()) as u64
+    }
+
     pub fn clear(&mut self) {
         self.moves.clear();
         self.truncated = false;

@@ -53,7 +53,7 @@ pub fn divide_until(
     rules: &Rules,
     pos: &Position,
     depth: u32,
-    stop: &dyn Fn() -> bool,
+    stop: &impl Fn() -> bool,
 ) -> Result<Vec<(Move, u64)>, PerftError> {
     if depth == 0 || rules.status(pos).is_some() {
         return Ok(Vec::new());
@@ -128,7 +128,7 @@ fn count(
     pos: &Position,
     depth: u32,
     lists: &mut [MoveList],
-    stop: &dyn Fn() -> bool,
+    stop: &impl Fn() -> bool,
 ) -> Result<u64, PerftError> {
     if depth == 0 {
         return Ok(1);
