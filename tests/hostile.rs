@@ -767,7 +767,7 @@ fn seeded_fuzz_never_breaks_the_engine() {
     assert!(f.searching_isready_ms.iter().all(|&ms| ms < 1000.0));
 }
 
-/// The long run quoted in README.md: `YOTE_FUZZ_LINES=100000 cargo test
+/// The long run quoted in README.md: `YOTE_FUZZ_LINES=500000 cargo test
 /// --release --test hostile long_fuzz -- --ignored --nocapture` (about 15
 /// minutes on the shared 2-core machine).
 #[test]
