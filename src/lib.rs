@@ -2,6 +2,7 @@
 //! runner. Data flows one way: protocol → search → rules; the match runner
 //! talks to engines only through the protocol and referees with the rules.
 
+pub mod analysis;
 pub mod protocol;
 pub mod rng;
 pub mod rules;

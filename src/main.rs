@@ -46,6 +46,9 @@ enum Command {
     },
     /// Play engines against each other (see README).
     Match(yote::tournament::MatchArgs),
+    /// Search every position of recorded games and annotate every move:
+    /// score, best line, and a mark on inaccuracies, mistakes and blunders.
+    Analyse(yote::analysis::cli::AnalyseArgs),
 }
 
 fn main() -> Result<()> {
@@ -63,6 +66,7 @@ fn main() -> Result<()> {
         }
         Some(Command::Exec { commands }) => yote::protocol::run_commands(&commands),
         Some(Command::Match(args)) => yote::tournament::run(args),
+        Some(Command::Analyse(args)) => yote::analysis::cli::run(args),
         Some(Command::Perft {
             depth,
             variant,

@@ -845,3 +845,212 @@ fn position_commands_that_extend_or_rewrite_the_game() {
     e.ask("position fen 6/6/6/6/6 w 12 12 0 1 moves @a1 @f5 a1a2 @c3 a2a3");
     assert_eq!(fen(&mut e), "response 5B/6/W1B3/6/6 b 11 10 5 3");
 }
+
+/// A GUI that plays a capture as two turns: it sets up the position after
+/// the jump, owing its removal, and asks for, checks and plays the removal
+/// alone (issue 9).
+#[test]
+fn captures_played_as_two_turns() {
+    let mut e = started("ugi");
+    let owing = "6/6/2W3/2B3/B4B w 11 9 0 3 x1";
+    e.ask(&format!("position fen {owing}"));
+    assert_eq!(e.ask_one("query fen"), format!("response {owing}"));
+    assert_eq!(e.ask_one("moves"), "xa1 xf1 xc2");
+    assert_eq!(e.ask_one("query gameover"), "response false");
+    assert_eq!(e.ask_one("query p1turn"), "response true");
+    for (mv, legal) in [
+        ("xc2", true),
+        ("xa1", true),
+        ("xd4", false),
+        ("x@", false),
+        ("c3c4", false),
+        ("@a5", false),
+    ] {
+        assert_eq!(
+            e.ask_one(&format!("query islegal {mv}")),
+            format!("response {legal}"),
+            "{mv}"
+        );
+    }
+    assert_eq!(e.ask("perft 1").last().unwrap(), "Nodes searched: 3");
+    e.send("go depth 4");
+    let lines = e.bestmove();
+    let best = lines.last().unwrap();
+    assert!(
+        ["bestmove xa1", "bestmove xf1", "bestmove xc2"].contains(&best.as_str()),
+        "{lines:?}"
+    );
+    e.send("go depth 2 searchmoves xf1");
+    assert_eq!(e.bestmove().last().unwrap(), "bestmove xf1");
+    // The removal ends the turn: Black is on move, the counters as after a capture.
+    e.ask(&format!("position fen {owing} moves xc2"));
+    assert_eq!(e.ask_one("query p1turn"), "response false");
+    assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/B4B b 11 9 0 3");
+    // Anything but a removal is refused while one is owed; a removal is
+    // refused where none is owed; both keep the previous position.
+    let out = e.ask(&format!("position fen {owing} moves c3c4"));
+    assert!(out[0].contains("owes 1 removal"), "{out:?}");
+    let out = e.ask("position startpos moves @c3 xa1");
+    assert!(out[0].contains("no removal is owed here"), "{out:?}");
+    assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/B4B b 11 9 0 3");
+    // Malformed owed fields get typed errors.
+    for (text, reason) in [
+        (
+            "6/6/2W3/2B3/B4B w 11 9 0 3 x0",
+            "owed removals must be written",
+        ),
+        ("6/6/2W3/2B3/B4B w 11 9 x1 3", "must be the last field"),
+        (
+            "6/6/2W3/2B3/B4B w 11 9 0 3 x2",
+            "more than one move can capture",
+        ),
+        (
+            "6/6/2W3/2B3/B4B w 11 9 4 3 x1",
+            "plies since capture must be 0",
+        ),
+        ("6/6/2W3/6/6 w 11 9 x1", "black has no piece"),
+    ] {
+        let out = e.ask(&format!("position fen {text}"));
+        assert!(out.len() == 1 && out[0].contains(reason), "{text}: {out:?}");
+    }
+    // With BonusTurn the capturer moves again after its removal; with
+    // MultiJump a chain's removals come in one move.
+    e.ask("setoption name Variant value all-options");
+    e.ask("position fen 6/6/2W3/2B3/B4B w 11 9 0 3 x2 moves xa1xc2");
+    assert_eq!(e.ask_one("query p1turn"), "response true");
+    assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/5B w 11 9 0 3");
+    e.ask("position fen 6/6/2W3/2B3/B4B w 11 9 0 3 x2");
+    e.send("go depth 3");
+    let best = e.bestmove().last().unwrap().clone();
+    assert_eq!(best.matches('x').count(), 2, "{best}");
+    assert_eq!(errors(&e.sync()), 0);
+}
+
+/// Variant takes every spec the engine prints, so one option sets all the
+/// rules whatever the order of the others; a Variant that resets a rule no
+/// preset sets says so (issue 9).
+#[test]
+fn variant_carries_the_whole_rule_set() {
+    let variant_line = |lines: &[String]| {
+        lines
+            .iter()
+            .find(|l| l.starts_with("info string variant "))
+            .cloned()
+            .unwrap_or_else(|| panic!("no variant line in {lines:?}"))
+    };
+    let spec_of = |line: &str| line.split(' ').nth(3).unwrap().to_string();
+    let mut e = started("uci");
+    // Every preset and a custom rule set built option by option.
+    let mut printed = Vec::new();
+    for preset in [
+        "standard",
+        "hand-removal",
+        "6x6",
+        "classic",
+        "5x5",
+        "boxed",
+        "all-options",
+    ] {
+        printed.push(variant_line(
+            &e.ask(&format!("setoption name Variant value {preset}")),
+        ));
+    }
+    for option in [
+        "Rows value 7",
+        "Removal value board-then-hand",
+        "MultiJump value true",
+        "NoCaptureDraw value 80",
+        "NoCaptureOutcome value more-pieces",
+        "RepetitionDraw value 3",
+    ] {
+        printed.push(variant_line(&e.ask(&format!("setoption name {option}"))));
+    }
+    for line in printed {
+        let mut fresh = started("uci");
+        let echoed =
+            variant_line(&fresh.ask(&format!("setoption name Variant value {}", spec_of(&line))));
+        assert_eq!(echoed, line);
+    }
+    // The manager's sequence: NoCaptureDraw then a preset.
+    let mut e = started("ugi");
+    e.ask("setoption name NoCaptureDraw value 100");
+    let out = e.ask("setoption name Variant value hand-removal");
+    assert!(
+        variant_line(&out).contains(",no_capture_draw=0,"),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(
+            |l| l.starts_with("info string warning: Variant sets every rule")
+                && l.contains("NoCaptureDraw 100 -> 0")
+                && l.ends_with("setoption name Variant value hand-removal,no_capture_draw=100")
+        ),
+        "{out:?}"
+    );
+    // The spec form keeps it, in one option, and warns about nothing.
+    let out = e.ask("setoption name Variant value hand-removal,no_capture_draw=100");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("removal=board-or-hand,") && out[0].contains(",no_capture_draw=100,"));
+    // Bad values change nothing.
+    for bad in [
+        "setoption name Variant value",
+        "setoption name Variant value chess",
+        "setoption name Variant value standard,colour=blue",
+        "setoption name Variant value rows=9",
+        "setoption name Variant value no_capture_outcome=maybe",
+    ] {
+        let out = e.ask(bad);
+        assert!(
+            out.len() == 1 && out[0].starts_with("info string error: option Variant"),
+            "{bad}: {out:?}"
+        );
+    }
+    let out = e.ask("setoption name NoCaptureDraw value 100");
+    assert!(
+        variant_line(&out).contains("removal=board-or-hand,"),
+        "{out:?}"
+    );
+}
+
+/// NoCaptureOutcome more-pieces: the no-capture limit gives the game to the
+/// side with more pieces, in the queries and in the search (issue 9).
+#[test]
+fn no_capture_limit_judged_on_material_through_the_protocol() {
+    let mut e = started("ugi");
+    e.ask("setoption name Variant value no_capture_draw=4,no_capture_outcome=more-pieces");
+    // White (3 pieces) against Black (2): any quiet move reaches the limit.
+    let fen = "W5/W5/W5/6/4BB w 0 0 3 10";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let lines = e.bestmove();
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains("score mate 1"), "{lines:?}");
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    e.ask(&format!("position fen {fen} moves {best}"));
+    assert_eq!(e.ask_one("query gameover"), "response true");
+    assert_eq!(e.ask_one("query result"), "response p1win");
+    e.send("go depth 2");
+    let lines = e.bestmove();
+    assert_eq!(
+        lines,
+        [
+            "info string game over: white wins: no-capture limit reached",
+            "bestmove (none)"
+        ]
+    );
+    // As a draw, the same limit scores 0.
+    e.ask("setoption name NoCaptureOutcome value draw");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let lines = e.bestmove();
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains("score cp 0"), "{lines:?}");
+}

@@ -398,7 +398,34 @@ fn position_text_rejects_bad_input_with_a_reason() {
     let cases: &[(&str, PositionError)] = &[
         ("", PositionError::FieldCount(0)),
         ("6/6/6/6/6 w 12", PositionError::FieldCount(3)),
-        ("6/6/6/6/6 w 12 12 0", PositionError::FieldCount(5)),
+        ("6/6/6/6/6 w 12 12 0 1 2", PositionError::FieldCount(7)),
+        ("6/6/6/6/6 w 12 12 0 1 2 x1", PositionError::FieldCount(7)),
+        ("6/6/6/6/6 w 12 12 x", PositionError::BadOwed("x".into())),
+        ("6/6/6/6/6 w 12 12 x0", PositionError::BadOwed("x0".into())),
+        (
+            "6/6/6/6/6 w 12 12 x+1",
+            PositionError::BadOwed("x+1".into()),
+        ),
+        (
+            "6/6/6/6/6 w 12 12 xd4",
+            PositionError::BadOwed("xd4".into()),
+        ),
+        ("6/6/6/6/6 w 12 12 x1 0", PositionError::OwedNotLast),
+        ("6/6/6/6/6 w 12 12 0 x1 1", PositionError::OwedNotLast),
+        (
+            "6/6/6/6/B5 w 11 11 x2",
+            PositionError::OwedOutOfRange { owed: 2, max: 1 },
+        ),
+        (
+            "6/6/6/6/6 w 12 12 x1",
+            PositionError::NothingToRemove {
+                player: Player::Black,
+            },
+        ),
+        (
+            "6/6/6/6/W5 b 11 12 5 x1",
+            PositionError::OwedWithoutCapture { plies: 5 },
+        ),
         (
             "6/6/6/6 w 12 12",
             PositionError::RankCount {
@@ -511,6 +538,40 @@ fn position_text_rejects_bad_input_with_a_reason() {
         assert_eq!(r.parse_position(text).as_ref(), Err(expected), "{text:?}");
         assert!(!expected.to_string().is_empty());
     }
+    // The owed removals in other variants: none under `Removal none`, up to
+    // a chain's worth with MultiJump, hand pieces where the hand may be hit.
+    assert_eq!(
+        rules("removal=none").parse_position("6/6/6/6/B5 w 11 11 x1"),
+        Err(PositionError::OwedWithoutRemoval)
+    );
+    assert_eq!(
+        rules("multi_jump=true").parse_position("6/6/6/6/B5 w 11 11 x16"),
+        Err(PositionError::OwedOutOfRange { owed: 16, max: 15 })
+    );
+    assert!(
+        rules("multi_jump=true")
+            .parse_position("6/6/6/6/B5 w 11 11 x3")
+            .is_ok()
+    );
+    assert!(
+        rules("hand-removal")
+            .parse_position("6/6/6/6/6 w 12 5 x1")
+            .is_ok()
+    );
+    assert!(rules("boxed").parse_position("6/6/6/6/6 w 12 5 x1").is_ok());
+    assert!(r.parse_position("6/6/6/6/6 w 12 5 x1").is_err());
+    // The trailing counters are each optional, and print in full.
+    for (text, full) in [
+        ("6/6/6/6/6 w 12 12", "6/6/6/6/6 w 12 12 0 1"),
+        ("6/6/6/6/6 b 12 12 7", "6/6/6/6/6 b 12 12 7 1"),
+        ("6/6/6/6/6 w 12 12 7 9", "6/6/6/6/6 w 12 12 7 9"),
+        ("6/6/6/6/B5 w 11 11 x1", "6/6/6/6/B5 w 11 11 0 1 x1"),
+        ("6/6/6/6/W5 b 11 11 0 4 x1", "6/6/6/6/W5 b 11 11 0 4 x1"),
+    ] {
+        let p = pos(&r, text);
+        assert_eq!(r.position_text(&p), full, "{text}");
+        assert_eq!(pos(&r, full), p, "{full}");
+    }
     // The 6x6 start does not fit the standard board, and vice versa.
     assert!(r.parse_position("6/6/6/6/6/6 w 12 12").is_err());
     assert!(rules("6x6").parse_position("6/6/6/6/6 w 12 12").is_err());
@@ -552,6 +613,31 @@ fn move_text_rejects_bad_input_with_a_reason() {
             .to_string()
             .contains("no piece in hand")
     );
+    // Removal-only moves: well formed or not, and legal only where owed.
+    for (text, reason) in [
+        ("x", "malformed"),
+        ("xx@", "malformed"),
+        ("@xd4", "malformed"),
+        ("xd4xd4", "malformed"),
+        ("xz9", "'z9' is not a cell"),
+        ("xa1", "no removal is owed here"),
+        ("x@", "no removal is owed here"),
+    ] {
+        let err = r.parse_move(&p, text).unwrap_err().to_string();
+        assert!(err.contains(reason), "{text:?}: {err}");
+    }
+    let owing = pos(&r, "6/6/2WB2/6/B5 w 3 3 x1");
+    for (text, reason) in [
+        ("c3c4", "owes 1 removal"),
+        ("@a5", "owes 1 removal"),
+        ("c3e3xa1", "owes 1 removal"),
+        ("xc3", "wrong removals"),
+        ("xa1xd3", "wrong removals"),
+        ("x@", "wrong removals"),
+    ] {
+        let err = r.parse_move(&owing, text).unwrap_err().to_string();
+        assert!(err.contains(reason), "{text:?}: {err}");
+    }
     let over = pos(&r, "6/6/2WW2/6/B5 b 0 0");
     assert!(
         r.parse_move(&over, "a1a2")
@@ -665,4 +751,209 @@ fn fast_perft_agrees_with_naive_perft() {
             }
         }
     }
+}
+
+/// A capture played as two turns: the jump alone leaves a position that owes
+/// the removals, where only removal-only moves are legal, and which one is
+/// played decides the same position as the one-turn move would.
+#[test]
+fn owed_removals_finish_a_capture_played_as_two_turns() {
+    let r = Rules::standard();
+    let owing = pos(&r, "6/6/2W3/2B3/B4B w 11 9 0 3 x1");
+    assert_eq!(r.position_text(&owing), "6/6/2W3/2B3/B4B w 11 9 0 3 x1");
+    assert_eq!(legal(&r, &owing), set(&["xa1", "xc2", "xf1"]));
+    assert_eq!(r.count_legal_moves(&owing), 3);
+    assert_eq!(perft(&r, &owing, 1), 3);
+    assert!(r.has_capture(&owing) && r.status(&owing).is_none());
+    // The removal ends the turn and the capture: Black to move, counter 0.
+    let done = after(&r, &owing, "xc2");
+    assert_eq!(r.position_text(&done), "6/6/2W3/6/B4B b 11 9 0 3");
+    // Black's removal also moves the move number on, as Black's jump would.
+    let black = pos(&r, "6/6/2B3/2W3/W4W b 9 11 0 3 x1");
+    assert_eq!(
+        r.position_text(&after(&r, &black, "xc2")),
+        "6/6/2B3/6/W4W w 9 11 0 4"
+    );
+    // Bonus turn: the capturer moves again after its removals.
+    let bonus = rules("bonus_turn=true");
+    let p = pos(&bonus, "6/6/2W3/2B3/B4B w 11 9 0 3 x1");
+    assert_eq!(after(&bonus, &p, "xa1").side_to_move(), Player::White);
+    // Board or hand: a hand piece is one more choice; board then hand: the
+    // hand only when the board is bare.
+    let hand = rules("hand-removal");
+    let p = pos(&hand, "6/6/2W3/2B3/B5 w 11 9 x1");
+    assert_eq!(legal(&hand, &p), set(&["xa1", "xc2", "x@"]));
+    let boxed = rules("boxed");
+    assert_eq!(
+        legal(&boxed, &pos(&boxed, "6/6/2W3/2B3/B5 w 11 9 x1")),
+        set(&["xa1", "xc2"])
+    );
+    assert_eq!(
+        legal(&boxed, &pos(&boxed, "6/6/2W3/6/6 w 11 9 x1")),
+        set(&["x@"])
+    );
+    // A chain owes one removal per piece jumped, all in one move; fewer
+    // left than owed means all of them go.
+    let chain = rules("multi_jump=true");
+    let p = pos(&chain, "6/6/2W3/2B3/B4B w 11 9 x2");
+    assert_eq!(legal(&chain, &p), set(&["xa1xc2", "xa1xf1", "xf1xc2"]));
+    let p = pos(&chain, "6/6/2W3/2B3/6 w 11 9 x2");
+    assert_eq!(legal(&chain, &p), set(&["xc2"]));
+    // The capture is one move: the game ends once its removals are made,
+    // not after the jump. Classic: Black is down to one piece, White has
+    // three, so the jump alone would be a three-piece draw, but the removal
+    // takes Black's last piece and wins.
+    let classic = rules("classic");
+    let p = pos(&classic, "6/6/2W3/2B3/WW4 w 0 0 x1");
+    assert_eq!(classic.status(&p), None);
+    assert!(!classic.ended_by_pieces(&p));
+    assert_eq!(
+        Game::from_position(classic.clone(), p).status(),
+        None,
+        "history rules wait too"
+    );
+    assert_eq!(
+        classic.status(&after(&classic, &p, "xc2")),
+        win(Player::White, EndReason::FewPieces)
+    );
+    // The position that owes is not the one that does not: they never repeat.
+    assert_ne!(owing.key(), done.key());
+    assert_ne!(owing.key(), pos(&r, "6/6/2W3/2B3/B4B w 11 9 0 3").key());
+}
+
+/// For every capture that removes something, in random games of many
+/// variants: the jump alone owes the removals, its removal-only moves are
+/// exactly the one-turn move's removal choices, and finishing gives the
+/// same position. The text of the owing position round-trips, and perft
+/// there agrees with counting the one-turn moves' children.
+#[test]
+fn two_turn_captures_match_one_turn_captures() {
+    let specs = [
+        "standard",
+        "hand-removal",
+        "boxed",
+        "classic",
+        "bonus_turn=true",
+        "mandatory_capture=true,jump_own=true",
+        "all-options",
+        "multi_jump=true,removal=board-or-hand",
+        "multi_jump=true,removal=board-then-hand,bonus_turn=true,mandatory_capture=true",
+        "rows=4,cols=4,pieces=5",
+    ];
+    let mut rng = StdRng::seed_from_u64(23);
+    let mut list = MoveList::new();
+    let mut checked = 0;
+    for spec in specs {
+        let r = rules(spec);
+        for _game in 0..15 {
+            let mut p = r.start_position();
+            for _ply in 0..100 {
+                if r.status(&p).is_some() {
+                    break;
+                }
+                r.legal_moves(&p, &mut list);
+                for m in list.iter() {
+                    let Some((mid, finish)) = r.split_capture(&p, m) else {
+                        assert!(m.removed().is_empty() && m.hand_removed() == 0);
+                        continue;
+                    };
+                    checked += 1;
+                    let text = r.position_text(&mid);
+                    assert_eq!(r.parse_position(&text), Ok(mid), "{spec}: {text}");
+                    assert_eq!(mid.side_to_move(), p.side_to_move());
+                    let finishes = legal(&r, &mid);
+                    let same_jump: BTreeSet<String> = list
+                        .iter()
+                        .filter(|o| {
+                            o.from() == m.from() && o.to() == m.to() && o.captured() == m.captured()
+                        })
+                        .filter_map(|o| r.split_capture(&p, o))
+                        .map(|(_, f)| r.move_text(&f))
+                        .collect();
+                    assert_eq!(finishes, same_jump, "{spec}: {text}");
+                    let finish_text = r.move_text(&finish);
+                    assert_eq!(
+                        r.parse_move(&mid, &finish_text),
+                        Ok(finish),
+                        "{spec}: {text}"
+                    );
+                    let mut one = p;
+                    r.apply(&mut one, m);
+                    assert_eq!(
+                        after(&r, &mid, &finish_text),
+                        one,
+                        "{spec}: {text} {finish_text}"
+                    );
+                    assert_eq!(r.count_legal_moves(&mid), finishes.len() as u64);
+                }
+                let m = list.as_slice()[rng.random_range(0..list.len())];
+                if let Some((mid, _)) = r.split_capture(&p, &m) {
+                    let direct: u64 = {
+                        let mut moves = MoveList::new();
+                        r.legal_moves(&mid, &mut moves);
+                        moves
+                            .iter()
+                            .map(|f| {
+                                let mut c = mid;
+                                r.apply(&mut c, f);
+                                perft(&r, &c, 2)
+                            })
+                            .sum()
+                    };
+                    assert_eq!(
+                        perft(&r, &mid, 3),
+                        direct,
+                        "{spec}: {}",
+                        r.position_text(&mid)
+                    );
+                }
+                r.apply(&mut p, &m);
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} captures checked");
+}
+
+/// NoCaptureOutcome more-pieces: the limit gives the game to the side with
+/// more pieces (board and hand), equal totals draw; `draw` keeps the old rule.
+#[test]
+fn no_capture_limit_judged_on_material() {
+    let more = rules("no_capture_draw=2,no_capture_outcome=more-pieces");
+    let plain = rules("no_capture_draw=2");
+    for (text, judged) in [
+        (
+            "6/W5/W5/6/4BB w 1 0",
+            win(Player::White, EndReason::NoCaptureLimit),
+        ),
+        ("6/W5/W5/6/4BB w 0 0", draw(EndReason::NoCaptureLimit)),
+        (
+            "6/W5/W5/6/3BBB w 0 0",
+            win(Player::Black, EndReason::NoCaptureLimit),
+        ),
+    ] {
+        for (r, expected) in [(&more, judged), (&plain, draw(EndReason::NoCaptureLimit))] {
+            let mut g = Game::from_position(r.clone(), pos(r, text));
+            g.play_text("a4b4").unwrap();
+            assert_eq!(g.status(), None, "{text}");
+            let black = if text.contains("3BBB") {
+                "d1d2"
+            } else {
+                "e1e2"
+            };
+            g.play_text(black).unwrap();
+            assert_eq!(g.status(), expected, "{text}");
+        }
+    }
+    assert_eq!(
+        win(Player::White, EndReason::NoCaptureLimit)
+            .unwrap()
+            .to_string(),
+        "white wins: no-capture limit reached"
+    );
+    // The rule rides in the spec, and only the known values are accepted.
+    assert_eq!(
+        Variant::from_spec(&more.variant().spec()).unwrap(),
+        *more.variant()
+    );
+    assert!(Variant::from_spec("no_capture_outcome=loses").is_err());
 }

@@ -175,16 +175,16 @@ impl Session {
         }
     }
 
+    /// A preset or a whole rule spec; every rule it does not name is reset.
     fn set_variant(&mut self, value: Option<&str>) -> Result<(), String> {
-        let parsed = self.options.find(VARIANT).map(|d| d.parse_value(value));
-        let name = match parsed {
-            Some(Ok(OptionValue::Text(name))) => name,
-            Some(Err(e)) => return Err(e.to_string()),
-            _ => return Err("the Variant option is missing".to_string()),
-        };
-        // Resetting every rule to the preset also selects it in the combo.
-        let variant = Variant::preset(&name).ok_or(format!("unknown variant {name:?}"))?;
-        self.change_rules(variant)
+        let variant = settings::variant_value(value)?;
+        let warning =
+            settings::variant_reset_warning(self.rules.variant(), &variant, value.unwrap_or(""));
+        self.change_rules(variant)?;
+        if let Some(warning) = warning {
+            self.out.info_string(&warning);
+        }
+        Ok(())
     }
 
     fn set_rule(&mut self, name: &str, key: &str, value: Option<&str>) -> Result<(), String> {

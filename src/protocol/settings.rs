@@ -8,7 +8,7 @@
 use super::options::{OptionDef, OptionError, OptionTable, OptionValue};
 use crate::rules::geometry::{MAX_SIZE, MIN_SIZE};
 use crate::rules::variant::{MAX_NO_CAPTURE_DRAW, MAX_PIECES, MAX_REPETITION_DRAW};
-use crate::rules::{NoMoves, Removal, Variant, WinCondition};
+use crate::rules::{NoCaptureOutcome, NoMoves, Removal, Variant, WinCondition};
 use crate::search::alphabeta::Features;
 use crate::search::{PlayStyle, SearchOptions};
 
@@ -17,7 +17,7 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const PONDER: &str = "Ponder";
 
 /// Rule options: the option name and the `Variant::set` key it edits.
-const RULE_OPTIONS: [(&str, &str); 13] = [
+const RULE_OPTIONS: [(&str, &str); 14] = [
     ("Rows", "rows"),
     ("Columns", "cols"),
     ("Pieces", "pieces"),
@@ -30,8 +30,14 @@ const RULE_OPTIONS: [(&str, &str); 13] = [
     ("JumpOwn", "jump_own"),
     ("ThreeDraw", "three_draw"),
     ("NoCaptureDraw", "no_capture_draw"),
+    ("NoCaptureOutcome", "no_capture_outcome"),
     ("RepetitionDraw", "repetition_draw"),
 ];
+
+/// The rules that no preset sets (for practical play, not part of any
+/// edition's rules): a `Variant` value that does not name them resets them
+/// to off, which a client that set them first must be told.
+const HISTORY_KEYS: [&str; 3] = ["no_capture_draw", "no_capture_outcome", "repetition_draw"];
 
 const STYLES: [(&str, PlayStyle); 3] = [
     ("search", PlayStyle::Search),
@@ -121,6 +127,7 @@ fn rule_options() -> Vec<OptionDef> {
             "removal" => combo(name, default, &names(Removal::ALL)),
             "win" => combo(name, default, &names(WinCondition::ALL)),
             "no_moves" => combo(name, default, &names(NoMoves::ALL)),
+            "no_capture_outcome" => combo(name, default, &names(NoCaptureOutcome::ALL)),
             _ => OptionDef::check(name, default == "true"),
         });
     }
@@ -142,6 +149,53 @@ pub fn value_text(value: &OptionValue) -> String {
         OptionValue::Text(t) => t.clone(),
         OptionValue::Pressed => String::new(),
     }
+}
+
+/// Reads a `Variant` value: a preset name or any rule spec `Variant::from_spec`
+/// reads — in particular the one `info string variant` prints — applied on
+/// top of `standard`. One option thus sets every rule, whatever order a
+/// client sends its options in.
+pub fn variant_value(value: Option<&str>) -> Result<Variant, String> {
+    let spec = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| OptionError::MissingValue(VARIANT.to_string()).to_string())?;
+    Variant::from_spec(spec).map_err(|e| format!("option {VARIANT}: {e}"))
+}
+
+/// The warning for a `Variant` value that switched off or changed a rule no
+/// preset sets (NoCaptureDraw, NoCaptureOutcome, RepetitionDraw) without
+/// naming it: `NoCaptureDraw 100` then `Variant hand-removal` loses the draw
+/// rule, which must not pass silently. It says how to keep the rule.
+pub fn variant_reset_warning(old: &Variant, new: &Variant, spec: &str) -> Option<String> {
+    let named: Vec<String> = spec
+        .split(',')
+        .filter_map(|item| item.split_once('='))
+        .map(|(key, _)| key.trim().to_ascii_lowercase())
+        .collect();
+    let lost: Vec<(&str, &str, String, String)> = RULE_OPTIONS
+        .iter()
+        .filter(|(_, key)| HISTORY_KEYS.contains(key) && !named.iter().any(|n| n == key))
+        .map(|&(name, key)| (name, key, rule_value(old, key), rule_value(new, key)))
+        .filter(|(_, _, before, after)| before != after)
+        .collect();
+    if lost.is_empty() {
+        return None;
+    }
+    let changes: Vec<String> = lost
+        .iter()
+        .map(|(name, _, before, after)| format!("{name} {before} -> {after}"))
+        .collect();
+    let keep: String = lost
+        .iter()
+        .map(|(_, key, before, _)| format!(",{key}={before}"))
+        .collect();
+    let them = if lost.len() == 1 { "it" } else { "them" };
+    Some(format!(
+        "warning: Variant sets every rule and reset {}; to keep {them}, name {them} in the value: setoption name Variant value {}{keep}",
+        changes.join(", "),
+        spec.trim()
+    ))
 }
 
 /// Makes the rule options (and the `Variant` combo, when the rules equal a
@@ -239,6 +293,56 @@ mod tests {
         assert_eq!(table.get_text("WinCondition"), Some("capture-all"));
         assert_eq!(table.get_bool("ThreeDraw"), Some(true));
         assert_eq!(table.get_text("Variant"), Some("classic"));
+    }
+
+    #[test]
+    fn variant_value_takes_presets_and_specs_exactly() {
+        assert_eq!(
+            variant_value(Some("classic")),
+            Ok(Variant::preset("classic").unwrap())
+        );
+        let v = variant_value(Some(" hand-removal, no_capture_draw=100 ")).unwrap();
+        assert_eq!(v.removal, Removal::BoardOrHand);
+        assert_eq!(v.no_capture_draw, 100);
+        // Rules the value does not name are standard's, whatever came before.
+        assert_eq!(variant_value(Some("multi_jump=true")).unwrap().rows, 5);
+        for bad in [
+            None,
+            Some(""),
+            Some("  "),
+            Some("chess"),
+            Some("rows=2"),
+            Some("x=1"),
+        ] {
+            assert!(variant_value(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            variant_value(Some("")).unwrap_err(),
+            "option Variant needs a value"
+        );
+    }
+
+    #[test]
+    fn variant_warns_only_about_unnamed_history_rules_it_changes() {
+        let old = Variant::from_spec("6x6,no_capture_draw=100,repetition_draw=3").unwrap();
+        let new = variant_value(Some("hand-removal")).unwrap();
+        let warning = variant_reset_warning(&old, &new, "hand-removal").unwrap();
+        assert!(
+            warning.contains("NoCaptureDraw 100 -> 0, RepetitionDraw 3 -> 0; to keep them"),
+            "{warning}"
+        );
+        assert!(
+            warning.ends_with("value hand-removal,no_capture_draw=100,repetition_draw=3"),
+            "{warning}"
+        );
+        // Rows changed too, but a preset sets it: that is what was asked.
+        assert!(!warning.contains("Rows"));
+        let spec = "hand-removal,no_capture_draw=100,repetition_draw=0";
+        assert_eq!(
+            variant_reset_warning(&old, &variant_value(Some(spec)).unwrap(), spec),
+            None
+        );
+        assert_eq!(variant_reset_warning(&new, &new, "standard"), None);
     }
 
     #[test]

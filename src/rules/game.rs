@@ -85,25 +85,29 @@ impl Game {
         self.keys.iter().filter(|&&k| k == now).count()
     }
 
-    /// The game's end by every rule, (a)–(c) first, then the history rules.
+    /// The game's end by every rule, (a)–(c) first, then the history rules;
+    /// None in the middle of a capture (owed removals), which is one move.
     pub fn status(&self) -> Option<GameEnd> {
+        if self.position.owed_removals() > 0 {
+            return None;
+        }
         if let Some(end) = self.rules.status(&self.position) {
             return Some(end);
         }
         let variant = self.rules.variant();
-        let draw = |reason| {
-            Some(GameEnd {
-                outcome: Outcome::Draw,
-                reason,
-            })
-        };
         if variant.no_capture_draw > 0
             && self.position.plies_since_capture() >= variant.no_capture_draw
         {
-            return draw(EndReason::NoCaptureLimit);
+            return Some(GameEnd {
+                outcome: self.rules.no_capture_outcome(&self.position),
+                reason: EndReason::NoCaptureLimit,
+            });
         }
         if variant.repetition_draw > 0 && self.repetitions() >= variant.repetition_draw as usize {
-            return draw(EndReason::Repetition);
+            return Some(GameEnd {
+                outcome: Outcome::Draw,
+                reason: EndReason::Repetition,
+            });
         }
         None
     }

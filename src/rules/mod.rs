@@ -22,4 +22,4 @@ pub use perft::{PerftError, divide, divide_until, perft};
 pub use position::{Player, Position};
 pub use ruleset::Rules;
 pub use status::{EndReason, GameEnd, Outcome};
-pub use variant::{NoMoves, Removal, Variant, VariantError, WinCondition};
+pub use variant::{NoCaptureOutcome, NoMoves, Removal, Variant, VariantError, WinCondition};

@@ -248,7 +248,8 @@ impl Sides {
     }
 
     /// The sides after a legal move, seen from whoever moves next: the same
-    /// as `Position::apply` followed by `Sides::of`.
+    /// as `Position::apply` followed by `Sides::of`. Not for removal-only
+    /// moves (perft expands a position owing removals at its root).
     #[inline(always)]
     pub(crate) fn after(&self, mv: &Move, bonus_turn: bool) -> Sides {
         let (mut own, mut own_hand) = (self.own, self.own_hand);
@@ -311,8 +312,9 @@ fn back(cell: u8, delta: i32, times: i32) -> u8 {
     (i32::from(cell) - delta * times) as u8
 }
 
-/// Every legal move, in a fixed order: placements, steps, jumps (up to the
-/// list's limit; `list.is_truncated()` says when moves were left out).
+/// Every legal move, in a fixed order: placements, steps, jumps (or, where
+/// removals are owed, the removal-only moves), up to the list's limit:
+/// `list.is_truncated()` says when moves were left out.
 pub(crate) fn generate(
     variant: &Variant,
     geometry: &Geometry,
@@ -369,6 +371,9 @@ fn generate_with(
     per_jump: usize,
 ) {
     list.clear();
+    if pos.owed_removals() > 0 {
+        return owed_removals(variant, geometry, pos, list);
+    }
     let s = Sides::of(pos, geometry);
     let mut sink = Pusher {
         removal: variant.removal,
@@ -393,7 +398,23 @@ fn generate_with(
     jumps(variant, geometry, &s, &mut sink, false);
 }
 
+/// The removal-only moves that end a capture whose jump was played alone:
+/// one for every way to make the owed removals.
+fn owed_removals(variant: &Variant, geometry: &Geometry, pos: &Position, list: &mut MoveList) {
+    let s = Sides::of(pos, geometry);
+    push_with_removals(
+        list,
+        Move::removal_only(),
+        variant.removal,
+        pos.owed_removals(),
+        s.enemy,
+        s.enemy_hand,
+        usize::MAX,
+    );
+}
+
 /// Only the moves that capture (for quiescence search), in generation order.
+/// Removal-only moves end a capture, so they count.
 pub(crate) fn generate_captures(
     variant: &Variant,
     geometry: &Geometry,
@@ -411,6 +432,9 @@ fn generate_captures_with(
     per_jump: usize,
 ) {
     list.clear();
+    if pos.owed_removals() > 0 {
+        return owed_removals(variant, geometry, pos, list);
+    }
     let s = Sides::of(pos, geometry);
     jumps(
         variant,
@@ -428,7 +452,11 @@ fn generate_captures_with(
 /// The number of legal moves, without making a list.
 #[inline(always)]
 pub(crate) fn count(variant: &Variant, geometry: &Geometry, pos: &Position) -> u64 {
-    count_sides(variant, geometry, &Sides::of(pos, geometry))
+    let s = Sides::of(pos, geometry);
+    match pos.owed_removals() {
+        0 => count_sides(variant, geometry, &s),
+        owed => removal_choices(variant.removal, owed, s.enemy.count(), s.enemy_hand),
+    }
 }
 
 /// The number of legal moves of the side to move in `s`.
@@ -540,8 +568,12 @@ fn count_with_chains(variant: &Variant, geometry: &Geometry, s: &Sides) -> u64 {
 }
 
 /// Whether the side to move has any legal move (MandatoryCapture only
-/// narrows a non-empty set, so it does not matter here).
+/// narrows a non-empty set, so it does not matter here). Owed removals
+/// always have a move: the parser refuses them when nothing can be removed.
 pub(crate) fn has_legal_move(variant: &Variant, geometry: &Geometry, pos: &Position) -> bool {
+    if pos.owed_removals() > 0 {
+        return true;
+    }
     let s = Sides::of(pos, geometry);
     if s.own_hand > 0 && s.empty.any() {
         return true;
@@ -557,8 +589,12 @@ pub(crate) fn has_legal_move(variant: &Variant, geometry: &Geometry, pos: &Posit
     })
 }
 
-/// Whether the side to move has a move that captures.
+/// Whether the side to move has a move that captures (a removal-only move
+/// finishes a capture, so owed removals count).
 pub(crate) fn has_capture(geometry: &Geometry, pos: &Position) -> bool {
+    if pos.owed_removals() > 0 {
+        return true;
+    }
     let s = Sides::of(pos, geometry);
     Direction::ALL
         .iter()
@@ -652,6 +688,10 @@ pub(crate) fn find_move(
     syntax: &MoveSyntax,
 ) -> Found {
     let s = Sides::of(pos, geometry);
+    let owed = pos.owed_removals();
+    if owed > 0 || syntax.cells.is_empty() {
+        return find_removal_only(variant, &s, owed, syntax);
+    }
     let first = syntax.cells[0];
     let captures_forced = variant.mandatory_capture && any_capture(variant, geometry, &s);
     let no_removals = syntax.removed.is_empty() && syntax.hand_removed == 0;
@@ -691,6 +731,23 @@ pub(crate) fn find_move(
     let movers = Bitboard::from_cell(first);
     jumps_from(variant, geometry, &s, movers, &mut matcher, captures_forced);
     matcher.found
+}
+
+/// `find_move` where removals are owed (only removal-only moves are legal)
+/// or the text is a removal-only move.
+fn find_removal_only(variant: &Variant, s: &Sides, owed: u32, syntax: &MoveSyntax) -> Found {
+    if owed == 0 || !syntax.cells.is_empty() {
+        return Found::NoSuchPath;
+    }
+    let (removed, hand) = (syntax.removed, syntax.hand_removed);
+    let mv = Move::removal_only();
+    if removals_allowed(variant.removal, owed, s.enemy, s.enemy_hand, removed, hand) {
+        // `hand <= enemy_hand`, a piece count, so it fits.
+        return Found::Legal(mv.with_removals(removed, hand as u8));
+    }
+    let mut example = MoveList::with_limit(1);
+    push_with_removals(&mut example, mv, variant.removal, owed, s.enemy, s.enemy_hand, 1);
+    Found::WrongRemovals(example.as_slice()[0])
 }
 
 /// Whether the side to move has a capture (a chain may reach its first

@@ -2,7 +2,9 @@
 //!
 //! Text: `@c3` places, `c3c4` steps, `c3c5` jumps, `c3c5e5` jumps twice;
 //! removals follow as `x<cell>` (a board piece) or `x@` (a piece in hand),
-//! board cells in increasing index order, then the `x@`s.
+//! board cells in increasing index order, then the `x@`s. A removal-only
+//! move (`xd4`, `x@`) is the removals alone: the second half of a capture
+//! played as two turns, legal only where removals are owed.
 
 use super::bitboard::Bitboard;
 use super::geometry::{Direction, Geometry, NO_CELL};
@@ -70,6 +72,21 @@ impl Move {
         }
     }
 
+    /// The removals of a jump already made, without the jump; no start or
+    /// target cell. Removals are added by `with_removals`.
+    #[inline(always)]
+    pub(crate) const fn removal_only() -> Move {
+        Move {
+            captured: Bitboard::EMPTY,
+            removed: Bitboard::EMPTY,
+            path: 0,
+            from: NO_CELL,
+            to: NO_CELL,
+            jumps: 0,
+            hand_removed: 0,
+        }
+    }
+
     #[inline(always)]
     pub(crate) const fn with_removals(self, removed: Bitboard, hand_removed: u8) -> Move {
         Move {
@@ -81,7 +98,14 @@ impl Move {
 
     #[inline(always)]
     pub const fn is_placement(&self) -> bool {
-        self.from == NO_CELL
+        self.from == NO_CELL && self.to != NO_CELL
+    }
+
+    /// Only removals (`xd4`): the end of a capture whose jump was played
+    /// on its own.
+    #[inline(always)]
+    pub const fn is_removal_only(&self) -> bool {
+        self.to == NO_CELL
     }
 
     #[inline(always)]
@@ -89,20 +113,22 @@ impl Move {
         self.jumps > 0
     }
 
-    /// Jumped at least one enemy piece: what MandatoryCapture, BonusTurn and
-    /// the no-capture counter mean by a capture.
+    /// Jumped at least one enemy piece, or finishes such a jump (a
+    /// removal-only move): what MandatoryCapture, BonusTurn and the
+    /// no-capture counter mean by a capture.
     #[inline(always)]
     pub const fn is_capture(&self) -> bool {
-        self.captured.0 != 0
+        self.captured.0 != 0 || self.is_removal_only()
     }
 
-    /// Start cell; `NO_CELL` for a placement.
+    /// Start cell; `NO_CELL` for a placement or a removal-only move.
     #[inline(always)]
     pub const fn from(&self) -> u8 {
         self.from
     }
 
-    /// Target of a placement or step, final landing cell of a jump.
+    /// Target of a placement or step, final landing cell of a jump;
+    /// `NO_CELL` for a removal-only move.
     #[inline(always)]
     pub const fn to(&self) -> u8 {
         self.to
@@ -193,12 +219,14 @@ impl fmt::Display for MoveText<'_> {
         if mv.is_placement() {
             return write!(f, "@{}", g.cell_name(mv.to));
         }
-        write!(f, "{}", g.cell_name(mv.from))?;
-        if mv.jumps == 0 {
-            write!(f, "{}", g.cell_name(mv.to))?;
-        }
-        for cell in mv.landings(g) {
-            write!(f, "{}", g.cell_name(cell))?;
+        if !mv.is_removal_only() {
+            write!(f, "{}", g.cell_name(mv.from))?;
+            if mv.jumps == 0 {
+                write!(f, "{}", g.cell_name(mv.to))?;
+            }
+            for cell in mv.landings(g) {
+                write!(f, "{}", g.cell_name(cell))?;
+            }
         }
         for cell in mv.removed {
             write!(f, "x{}", g.cell_name(cell))?;
@@ -334,7 +362,8 @@ impl<'a> IntoIterator for &'a MoveList {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct MoveSyntax {
     pub placement: bool,
-    /// The cells of the text in order (one for a placement).
+    /// The cells of the text in order (one for a placement, none for a
+    /// removal-only move).
     pub cells: Vec<u8>,
     pub removed: Bitboard,
     pub hand_removed: u32,
@@ -399,9 +428,15 @@ impl MoveSyntax {
         };
         let placement = path.starts_with('@');
         let path = path.strip_prefix('@').unwrap_or(path);
-        let cells = split_cells(path).ok_or_else(|| malformed("expected cells such as c3"))?;
+        let cells = if path.is_empty() && !placement {
+            // A removal-only move: `xd4`, `x@`.
+            Vec::new()
+        } else {
+            split_cells(path).ok_or_else(|| malformed("expected cells such as c3"))?
+        };
         let cells = cells.into_iter().map(cell).collect::<Result<Vec<_>, _>>()?;
         match (placement, cells.len()) {
+            (false, 0) => {}
             (true, 1) | (false, 2..) => {}
             (true, _) => return Err(malformed("a placement names exactly one cell")),
             (false, _) => return Err(malformed("a move names at least two cells")),
@@ -425,7 +460,14 @@ impl MoveSyntax {
                 syntax.removed.insert(c);
             }
         }
+        if syntax.is_removal_only() && syntax.removed.is_empty() && syntax.hand_removed == 0 {
+            return Err(malformed("'x' must be followed by a cell or '@'"));
+        }
         Ok(syntax)
+    }
+
+    pub(crate) fn is_removal_only(&self) -> bool {
+        self.cells.is_empty()
     }
 }
 
@@ -474,6 +516,21 @@ mod tests {
         let mv = Move::jump(c3, g.parse_cell("e5").unwrap(), path, 2, Bitboard::EMPTY)
             .with_removals(Bitboard::from_cell(d4) | Bitboard::from_cell(a1), 1);
         assert_eq!(mv.text(&g).to_string(), "c3c5e5xa1xd4x@");
+        let finish = Move::removal_only().with_removals(Bitboard::from_cell(d4), 1);
+        assert_eq!(finish.text(&g).to_string(), "xd4x@");
+        assert!(finish.is_removal_only() && finish.is_capture() && !finish.is_placement());
+        assert!(!mv.is_removal_only() && Move::place(c3).is_placement());
+    }
+
+    #[test]
+    fn parses_removal_only_syntax() {
+        let g = Geometry::new(5, 6);
+        let s = MoveSyntax::parse("x@xd4", &g).unwrap();
+        assert!(s.is_removal_only() && !s.placement);
+        assert_eq!((s.removed.count(), s.hand_removed), (1, 1));
+        for bad in ["x", "xx", "x@x", "@x@", "@xd4", "xd4xd4", "xd9"] {
+            assert!(MoveSyntax::parse(bad, &g).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,17 +1,20 @@
 //! The position text: `<ranks> <side> <white in hand> <black in hand>
-//! [<plies since capture> <move number>]`, ranks from the top down, `W`/`B`
-//! for pieces and a decimal number for a run of empty cells.
+//! [<plies since capture> [<move number>]] [x<owed removals>]`, ranks from
+//! the top down, `W`/`B` for pieces and a decimal number for a run of empty
+//! cells. The last field, present only in the middle of a capture played as
+//! two turns, says how many removals the side to move owes for its jump.
 
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
+use super::moves::MAX_JUMPS;
 use super::position::{Player, Position};
-use super::variant::Variant;
+use super::variant::{Removal, Variant};
 use std::fmt;
 
 /// Why a position text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
-    /// Not 4 or 6 space-separated fields.
+    /// Not 4 to 6 space-separated fields (plus the owed removals).
     FieldCount(usize),
     RankCount {
         expected: u8,
@@ -44,6 +47,25 @@ pub enum PositionError {
     },
     /// Move numbers start at 1.
     ZeroMoveNumber,
+    /// The owed-removals field is not `x` and a number from 1.
+    BadOwed(String),
+    /// The owed-removals field is followed by another field.
+    OwedNotLast,
+    /// More owed removals than one move can capture pieces in this variant.
+    OwedOutOfRange {
+        owed: u32,
+        max: u32,
+    },
+    /// Removals owed under `Removal none`, which takes none.
+    OwedWithoutRemoval,
+    /// Removals owed, but the opponent has no piece they could take.
+    NothingToRemove {
+        player: Player,
+    },
+    /// Removals owed after a jump, yet the plies since capture are not 0.
+    OwedWithoutCapture {
+        plies: u32,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -51,7 +73,7 @@ impl fmt::Display for PositionError {
         match self {
             PositionError::FieldCount(n) => write!(
                 f,
-                "expected 4 or 6 fields (ranks, side, white hand, black hand[, plies since capture, move number]), found {n}"
+                "expected 4 to 6 fields (ranks, side, white hand, black hand[, plies since capture[, move number]]) and an optional x<owed removals>, found {n}"
             ),
             PositionError::RankCount { expected, found } => write!(
                 f,
@@ -80,6 +102,28 @@ impl fmt::Display for PositionError {
                 "{player} has {count} pieces on the board and in hand, more than the variant's {max}"
             ),
             PositionError::ZeroMoveNumber => f.write_str("the move number must be at least 1"),
+            PositionError::BadOwed(text) => write!(
+                f,
+                "owed removals must be written x<number> with a number from 1 (x1, x2), found '{text}'"
+            ),
+            PositionError::OwedNotLast => {
+                f.write_str("the owed removals (x<number>) must be the last field")
+            }
+            PositionError::OwedOutOfRange { owed, max } => write!(
+                f,
+                "{owed} owed removals is more than one move can capture in this variant ({max})"
+            ),
+            PositionError::OwedWithoutRemoval => {
+                f.write_str("removals are owed, but this variant (Removal none) takes none")
+            }
+            PositionError::NothingToRemove { player } => write!(
+                f,
+                "removals are owed, but {player} has no piece the Removal rule lets them take"
+            ),
+            PositionError::OwedWithoutCapture { plies } => write!(
+                f,
+                "removals are owed for a jump just made, so the plies since capture must be 0, found {plies}"
+            ),
         }
     }
 }
@@ -91,8 +135,15 @@ pub(crate) fn parse_position(
     variant: &Variant,
     geometry: &Geometry,
 ) -> Result<Position, PositionError> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if fields.len() != 4 && fields.len() != 6 {
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    // Only after the hands: an `x` in the first fields is a bad board or side.
+    let owed_at = fields.iter().skip(4).position(|f| f.starts_with('x'));
+    let owed = match owed_at {
+        Some(i) if i + 5 != fields.len() => return Err(PositionError::OwedNotLast),
+        Some(_) => fields.pop().map(parse_owed).transpose()?,
+        None => None,
+    };
+    if !(4..=6).contains(&fields.len()) {
         return Err(PositionError::FieldCount(fields.len()));
     }
     let pieces = parse_board(fields[0], geometry)?;
@@ -111,13 +162,10 @@ pub(crate) fn parse_position(
         number("white's hand", fields[2])?,
         number("black's hand", fields[3])?,
     ];
-    let (plies, move_number) = match fields.len() {
-        6 => (
-            number("plies since capture", fields[4])?,
-            number("move number", fields[5])?,
-        ),
-        _ => (0, 1),
-    };
+    let optional =
+        |i: usize, field, default| fields.get(i).map_or(Ok(default), |t| number(field, t));
+    let plies = optional(4, "plies since capture", 0)?;
+    let move_number = optional(5, "move number", 1)?;
     if move_number == 0 {
         return Err(PositionError::ZeroMoveNumber);
     }
@@ -133,13 +181,58 @@ pub(crate) fn parse_position(
             });
         }
     }
-    Ok(Position::from_parts(
+    let pos = Position::from_parts(
         pieces,
         [hand[0] as u8, hand[1] as u8],
         side,
         plies,
         move_number,
-    ))
+    );
+    match owed {
+        None => Ok(pos),
+        Some(owed) => owing(pos, owed, variant),
+    }
+}
+
+/// Reads `x<k>`, k ≥ 1.
+fn parse_owed(text: &str) -> Result<u32, PositionError> {
+    text[1..]
+        .parse::<u32>()
+        .ok()
+        .filter(|&k| k > 0 && text[1..].bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| PositionError::BadOwed(text.to_string()))
+}
+
+/// `pos` owing `owed` removals, if that can follow a jump in this variant:
+/// one removal per enemy piece jumped, something left to remove, and the
+/// no-capture counter just reset by the jump.
+fn owing(pos: Position, owed: u32, variant: &Variant) -> Result<Position, PositionError> {
+    let max = if variant.multi_jump {
+        MAX_JUMPS as u32 - 1
+    } else {
+        1
+    };
+    if owed > max {
+        return Err(PositionError::OwedOutOfRange { owed, max });
+    }
+    if variant.removal == Removal::None {
+        return Err(PositionError::OwedWithoutRemoval);
+    }
+    if pos.plies_since_capture() != 0 {
+        return Err(PositionError::OwedWithoutCapture {
+            plies: pos.plies_since_capture(),
+        });
+    }
+    let victim = !pos.side_to_move();
+    let takeable = pos.pieces(victim).count()
+        + match variant.removal {
+            Removal::Board | Removal::None => 0,
+            Removal::BoardOrHand | Removal::BoardThenHand => pos.hand(victim),
+        };
+    if takeable == 0 {
+        return Err(PositionError::NothingToRemove { player: victim });
+    }
+    Ok(pos.with_owed_removals(owed as u8))
 }
 
 fn parse_board(text: &str, geometry: &Geometry) -> Result<[Bitboard; 2], PositionError> {
@@ -228,12 +321,16 @@ pub(crate) fn position_text(pos: &Position, geometry: &Geometry) -> String {
             text.push('/');
         }
     }
-    format!(
+    text = format!(
         "{text} {} {} {} {} {}",
         pos.side_to_move().letter(),
         pos.hand(Player::White),
         pos.hand(Player::Black),
         pos.plies_since_capture(),
         pos.move_number()
-    )
+    );
+    if pos.owed_removals() > 0 {
+        text += &format!(" x{}", pos.owed_removals());
+    }
+    text
 }

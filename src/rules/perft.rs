@@ -36,6 +36,11 @@ impl std::error::Error for PerftError {}
 /// Panics if a position on the way has more than `MAX_MOVES` legal moves
 /// (only huge MultiJump boards do); `divide_until` reports it instead.
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    // Owed removals occur only in a given position, never after a move, so
+    // the bulk counters never meet them: a root that owes is expanded here.
+    if pos.owed_removals() > 0 && depth >= 2 {
+        return divide(rules, pos, depth).iter().map(|(_, n)| n).sum();
+    }
     let mut lists = vec![MoveList::new(); depth as usize];
     count(rules, pos, depth, &mut lists, &|| false).expect("perft within the move-list limit")
 }

@@ -60,6 +60,9 @@ pub struct Position {
     side: Player,
     plies_since_capture: u32,
     move_number: u32,
+    /// Extra removals the side to move still owes for the jump it has just
+    /// made, when a front end plays a capture as two turns; 0 otherwise.
+    owed: u8,
 }
 
 impl Position {
@@ -76,7 +79,14 @@ impl Position {
             side,
             plies_since_capture,
             move_number,
+            owed: 0,
         }
+    }
+
+    /// The same position in the middle of a capture: the side to move has
+    /// jumped and still owes `owed` removals (checked by the parser).
+    pub(crate) fn with_owed_removals(self, owed: u8) -> Position {
+        Position { owed, ..self }
     }
 
     pub(crate) fn start(variant: &Variant) -> Position {
@@ -124,13 +134,24 @@ impl Position {
         self.move_number
     }
 
+    /// The removals the side to move owes for a jump already made (a capture
+    /// played as two turns): while it is not 0, the only legal moves are
+    /// removal-only moves (`xd4`, `x@`).
+    #[inline(always)]
+    pub fn owed_removals(&self) -> u32 {
+        u32::from(self.owed)
+    }
+
     /// A 64-bit hash of what makes positions the same for repetition:
-    /// board, hands and side to move (not the counters). Computed from
-    /// scratch by mixing, so it needs no tables and no incremental upkeep.
+    /// board, hands, side to move and owed removals (not the counters).
+    /// Computed from scratch by mixing, so it needs no tables and no
+    /// incremental upkeep.
     #[inline]
     pub fn key(&self) -> u64 {
-        let extra =
-            u64::from(self.hand[0]) | u64::from(self.hand[1]) << 8 | (self.side as u64) << 16;
+        let extra = u64::from(self.hand[0])
+            | u64::from(self.hand[1]) << 8
+            | (self.side as u64) << 16
+            | u64::from(self.owed) << 24;
         let h = mix(self.pieces[0].0 ^ 0x9e37_79b9_7f4a_7c15);
         let h = mix(h ^ self.pieces[1].0);
         mix(h ^ extra)
@@ -138,12 +159,16 @@ impl Position {
 
     /// Plays a move produced by move generation for this position (or parsed
     /// against it). `bonus_turn` is the variant's rule: a capture then keeps
-    /// the same side on move.
+    /// the same side on move. A removal-only move (the only kind legal while
+    /// removals are owed) ends the capture as the jump's removals would have:
+    /// the turn passes, or stays with BonusTurn.
     #[inline(always)]
     pub fn apply(&mut self, mv: &Move, bonus_turn: bool) {
         let us = self.side.index();
         let them = 1 - us;
-        if mv.is_placement() {
+        if self.owed != 0 {
+            self.owed = 0;
+        } else if mv.is_placement() {
             self.pieces[us].insert(mv.to());
             self.hand[us] -= 1;
         } else {
@@ -163,6 +188,20 @@ impl Position {
         if !(capture && bonus_turn) {
             self.side = !self.side;
         }
+    }
+}
+
+impl Position {
+    /// Plays only the jump of a capture (`mv`, legal here), leaving the same
+    /// side on move owing `owed` removals: the first of a capture's two
+    /// turns. The jumped pieces leave and the no-capture counter resets now;
+    /// the move number and the turn change with the removals.
+    pub(crate) fn apply_jump_owing(&mut self, mv: &Move, owed: u8) {
+        let us = self.side.index();
+        self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
+        self.pieces[1 - us] = self.pieces[1 - us].without(mv.captured());
+        self.plies_since_capture = 0;
+        self.owed = owed;
     }
 }
 

@@ -6,7 +6,7 @@ use super::movegen::{self, Found};
 use super::moves::{Move, MoveError, MoveList, MoveSyntax};
 use super::notation::{self, PositionError};
 use super::position::{Player, Position};
-use super::status::{self, GameEnd};
+use super::status::{self, GameEnd, Outcome};
 use super::variant::{Variant, VariantError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,11 +103,35 @@ impl Rules {
         status::position_status(self, pos)
     }
 
+    /// How the game ends when `pos` reaches the NoCaptureDraw limit: a draw,
+    /// or (NoCaptureOutcome more-pieces) a win for the side with more pieces.
+    pub fn no_capture_outcome(&self, pos: &Position) -> Outcome {
+        status::no_capture_outcome(self, pos)
+    }
+
+    /// A legal capture played as two turns, as many front ends do: the
+    /// position after its jump alone, owing the removals, and the
+    /// removal-only move that finishes it (applying both equals applying
+    /// `mv`). None for a move that removes nothing after its jump.
+    pub fn split_capture(&self, pos: &Position, mv: &Move) -> Option<(Position, Move)> {
+        if mv.is_removal_only() || mv.removed().count() + mv.hand_removed() == 0 {
+            return None;
+        }
+        let mut jumped = *pos;
+        // One removal is owed per enemy piece jumped; the Removal rule takes
+        // fewer when the enemy has fewer left, as in the one-turn move.
+        jumped.apply_jump_owing(mv, mv.captured().count() as u8);
+        let finish = Move::removal_only().with_removals(mv.removed(), mv.hand_removed() as u8);
+        Some((jumped, finish))
+    }
+
     /// Rules (a) and (b): the piece counts alone end the game. Cheaper than
-    /// `status`, which also looks for a legal move.
+    /// `status`, which also looks for a legal move. Never in the middle of a
+    /// capture (owed removals): the end is judged after the removals.
     #[inline(always)]
     pub fn ended_by_pieces(&self, pos: &Position) -> bool {
-        self.ended_by_totals((pos.total(Player::White), pos.total(Player::Black)))
+        pos.owed_removals() == 0
+            && self.ended_by_totals((pos.total(Player::White), pos.total(Player::Black)))
     }
 
     /// `ended_by_pieces` given the two players' totals, in either order.
@@ -138,8 +162,13 @@ impl Rules {
             Found::Legal(mv) => Ok(mv),
             Found::NoSuchPath => Err(illegal(self.why_no_such_move(pos, &syntax))),
             Found::WrongRemovals(example) => Err(illegal(format!(
-                "wrong removals; this move removes {} piece(s) after its jumps, for example {}",
+                "wrong removals; this move removes {} piece(s){}, for example {}",
                 example.removed().count() + example.hand_removed(),
+                if example.is_removal_only() {
+                    ""
+                } else {
+                    " after its jumps"
+                },
                 self.move_text(&example)
             ))),
         }
@@ -153,7 +182,15 @@ impl Rules {
     /// A reason a move path is not among the legal moves, for error messages.
     fn why_no_such_move(&self, pos: &Position, syntax: &MoveSyntax) -> String {
         let us = pos.side_to_move();
-        let first = syntax.cells[0];
+        let owed = pos.owed_removals();
+        if owed > 0 {
+            return format!(
+                "{us} owes {owed} removal(s) for the jump just made; only a removal-only move (such as xd4 or x@) is legal"
+            );
+        }
+        let Some(&first) = syntax.cells.first() else {
+            return "no removal is owed here (a removal-only move such as xd4 is legal only in a position that owes removals)".to_string();
+        };
         if syntax.placement {
             return if pos.hand(us) == 0 {
                 format!("{us} has no piece in hand")

@@ -2,7 +2,7 @@
 
 use super::position::{Player, Position};
 use super::ruleset::Rules;
-use super::variant::NoMoves;
+use super::variant::{NoCaptureOutcome, NoMoves};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,7 +20,8 @@ pub enum EndReason {
     ThreeDraw,
     /// (c) The player to move has no legal move.
     NoMoves,
-    /// (d) NoCaptureDraw: too many plies without a capture.
+    /// (d) NoCaptureDraw: too many plies without a capture; drawn, or
+    /// judged on material (NoCaptureOutcome).
     NoCaptureLimit,
     /// (d) RepetitionDraw: the position occurred the given number of times.
     Repetition,
@@ -62,8 +63,14 @@ impl fmt::Display for GameEnd {
     }
 }
 
-/// Rules (a)–(c), which depend on the position alone.
+/// Rules (a)–(c), which depend on the position alone. A position that owes
+/// removals is in the middle of a capture, which is one move: the game end
+/// is checked once the removals are made, as for the capture in one turn
+/// (and the parser made sure there is something to remove).
 pub(crate) fn position_status(rules: &Rules, pos: &Position) -> Option<GameEnd> {
+    if pos.owed_removals() > 0 {
+        return None;
+    }
     let variant = rules.variant();
     let limit = variant.loss_threshold();
     let (white, black) = (pos.total(Player::White), pos.total(Player::Black));
@@ -78,17 +85,29 @@ pub(crate) fn position_status(rules: &Rules, pos: &Position) -> Option<GameEnd> 
         return end(Outcome::Draw, EndReason::ThreeDraw);
     }
     if !rules.has_legal_move(pos) {
-        let stuck = pos.side_to_move();
         let outcome = match variant.no_moves {
-            NoMoves::Loses => Outcome::Win(!stuck),
-            NoMoves::MorePieces if white == black => Outcome::Draw,
-            NoMoves::MorePieces => Outcome::Win(if white > black {
-                Player::White
-            } else {
-                Player::Black
-            }),
+            NoMoves::Loses => Outcome::Win(!pos.side_to_move()),
+            NoMoves::MorePieces => more_pieces(pos),
         };
         return end(outcome, EndReason::NoMoves);
     }
     None
+}
+
+/// The outcome when the no-capture limit is reached in `pos` (rule (d)).
+pub(crate) fn no_capture_outcome(rules: &Rules, pos: &Position) -> Outcome {
+    match rules.variant().no_capture_outcome {
+        NoCaptureOutcome::Draw => Outcome::Draw,
+        NoCaptureOutcome::MorePieces => more_pieces(pos),
+    }
+}
+
+/// More pieces in total (board and hand) wins; equal totals draw.
+fn more_pieces(pos: &Position) -> Outcome {
+    let (white, black) = (pos.total(Player::White), pos.total(Player::Black));
+    match white.cmp(&black) {
+        std::cmp::Ordering::Greater => Outcome::Win(Player::White),
+        std::cmp::Ordering::Less => Outcome::Win(Player::Black),
+        std::cmp::Ordering::Equal => Outcome::Draw,
+    }
 }

@@ -32,6 +32,16 @@ pub enum NoMoves {
     MorePieces,
 }
 
+/// How a game that reaches the NoCaptureDraw limit ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoCaptureOutcome {
+    /// Drawn, whatever the material.
+    Draw,
+    /// Judged on material: more pieces in total (board and hand) wins,
+    /// equal totals draw.
+    MorePieces,
+}
+
 macro_rules! text_enum {
     ($ty:ident { $($variant:ident => $($text:literal)|+),+ $(,)? }) => {
         impl $ty {
@@ -72,6 +82,10 @@ text_enum!(NoMoves {
     Loses => "loses",
     MorePieces => "more-pieces",
 });
+text_enum!(NoCaptureOutcome {
+    Draw => "draw",
+    MorePieces => "more-pieces",
+});
 
 /// A complete rule set. Fields are public so front ends can edit them one by
 /// one; `Variant::validate` (called by `Rules::new`) rejects impossible values.
@@ -89,8 +103,10 @@ pub struct Variant {
     pub bonus_turn: bool,
     pub jump_own: bool,
     pub three_draw: bool,
-    /// Drawn after this many plies in a row without a capture; 0 = off.
+    /// The game ends after this many plies in a row without a capture; 0 = off.
     pub no_capture_draw: u32,
+    /// How the game ends at the `no_capture_draw` limit.
+    pub no_capture_outcome: NoCaptureOutcome,
     /// Drawn when a position occurs for this many times; 0 = off.
     pub repetition_draw: u32,
 }
@@ -122,6 +138,7 @@ impl Variant {
         jump_own: false,
         three_draw: false,
         no_capture_draw: 0,
+        no_capture_outcome: NoCaptureOutcome::Draw,
         repetition_draw: 0,
     };
 
@@ -260,7 +277,7 @@ impl Variant {
     /// `key=value` override, applied left to right on top of `standard`.
     /// Keys: rows, cols, pieces, removal, win, no_moves, mandatory_capture,
     /// multi_jump, bonus_turn, jump_own, three_draw, no_capture_draw,
-    /// repetition_draw. This is the format of the perft vectors file.
+    /// no_capture_outcome, repetition_draw. This is the format of the perft vectors file.
     pub fn from_spec(spec: &str) -> Result<Variant, VariantError> {
         let mut variant = Variant::STANDARD;
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -308,6 +325,9 @@ impl Variant {
             "jump_own" => self.jump_own = flag()?,
             "three_draw" => self.three_draw = flag()?,
             "no_capture_draw" => self.no_capture_draw = number(u32::MAX)?,
+            "no_capture_outcome" => {
+                self.no_capture_outcome = NoCaptureOutcome::parse(value).ok_or_else(bad)?
+            }
             "repetition_draw" => self.repetition_draw = number(u32::MAX)?,
             _ => return Err(VariantError::UnknownKey(key.to_string())),
         }
@@ -317,7 +337,7 @@ impl Variant {
     /// The full spec, every key spelled out, readable by `from_spec`.
     pub fn spec(&self) -> String {
         format!(
-            "rows={},cols={},pieces={},removal={},win={},no_moves={},mandatory_capture={},multi_jump={},bonus_turn={},jump_own={},three_draw={},no_capture_draw={},repetition_draw={}",
+            "rows={},cols={},pieces={},removal={},win={},no_moves={},mandatory_capture={},multi_jump={},bonus_turn={},jump_own={},three_draw={},no_capture_draw={},no_capture_outcome={},repetition_draw={}",
             self.rows,
             self.cols,
             self.pieces,
@@ -330,6 +350,7 @@ impl Variant {
             self.jump_own,
             self.three_draw,
             self.no_capture_draw,
+            self.no_capture_outcome,
             self.repetition_draw
         )
     }

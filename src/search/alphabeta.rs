@@ -13,7 +13,7 @@ use super::Signals;
 use super::eval;
 use super::ordering::{self, Heuristics, OrderingFeatures};
 use super::tt::{self, Bound, MATE, TranspositionTable};
-use crate::rules::{Move, MoveList, NoMoves, Position, Rules};
+use crate::rules::{Move, MoveList, NoMoves, Outcome, Position, Rules};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -402,13 +402,24 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Rule (d) and repetitions inside the search: Some(draw score) when the
-    /// position is drawn by history (after rule (c) where it comes first).
+    /// Rule (d) at the no-capture limit: a draw, or (NoCaptureOutcome
+    /// more-pieces) a win for the side with more pieces, scored as the game
+    /// would end so that the search steers by the real outcome.
+    fn no_capture_score(&self, pos: &Position, ply: usize) -> i32 {
+        match self.rules.no_capture_outcome(pos) {
+            Outcome::Draw => 0,
+            Outcome::Win(winner) if winner == pos.side_to_move() => -loss(ply),
+            Outcome::Win(_) => loss(ply),
+        }
+    }
+
+    /// Rule (d) and repetitions inside the search: Some(score) when the
+    /// position is over by history (after rule (c) where it comes first).
     #[inline(always)]
     fn history_end(&self, pos: &Position, ply: usize) -> Option<i32> {
         if self.no_capture_draw > 0 && pos.plies_since_capture() >= self.no_capture_draw {
             return Some(if self.rules.has_legal_move(pos) {
-                0
+                self.no_capture_score(pos, ply)
             } else {
                 self.no_moves_score(pos, ply)
             });
@@ -727,10 +738,15 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         if !self.mandatory_capture || list.is_empty() {
             // Every quiet move would reach the no-capture limit: standing
-            // pat is a draw, not the evaluation.
-            let quiet_draws =
+            // pat is the limit's outcome (material does not change on a
+            // quiet move), not the evaluation.
+            let quiet_ends =
                 self.no_capture_draw > 0 && pos.plies_since_capture() + 1 >= self.no_capture_draw;
-            best = if quiet_draws { 0 } else { self.eval(pos) };
+            best = if quiet_ends {
+                self.no_capture_score(pos, ply + 1)
+            } else {
+                self.eval(pos)
+            };
             if best >= beta || list.is_empty() {
                 self.lists[ply] = list;
                 return best;

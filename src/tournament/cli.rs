@@ -4,8 +4,8 @@
 use super::engine_process::{Dialect, EngineConfig};
 use super::game::{Adjudication, ScoreRule, TimeControl, Timing};
 use super::openings::{Opening, parse_openings, random_openings};
-use super::schedule::Format;
-use super::stats::Sprt;
+use super::schedule::{Format, Shard};
+use super::stats::{Sprt, SprtModel};
 use crate::rng::SplitMix64;
 use crate::rules::{Rules, Variant};
 use anyhow::{Context, Result, bail, ensure};
@@ -33,7 +33,8 @@ pub struct MatchOptions {
     /// An engine: comma-separated key=value items. Keys: name, cmd (the
     /// program and its arguments, split at spaces), arg (one more argument,
     /// kept whole), dir (working directory), proto (ugi or uci; default ugi),
-    /// option.<Name>=<value> (a setoption).
+    /// option.<Name>=<value> (a setoption), tc (this engine's own clock, for
+    /// time odds). `\,` is a comma inside a value.
     /// Example: `name=rnd,cmd=target/release/yote,option.Style=random`.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
@@ -43,7 +44,7 @@ pub struct MatchOptions {
     /// The first engine plays each of the others (default: round robin).
     #[arg(long)]
     pub gauntlet: bool,
-    /// Games per pairing, rounded up to an even number (colour-swapped pairs).
+    /// Games per pairing: an even number (colour-swapped pairs).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Games played at the same time.
@@ -52,7 +53,8 @@ pub struct MatchOptions {
     /// Rules: a preset and/or key=value overrides, as for `yote perft`.
     #[arg(long, default_value = "standard")]
     pub variant: String,
-    /// Clock per side: seconds[+increment], e.g. `10+0.1`.
+    /// Clock per side: seconds[+increment], e.g. `10+0.1`, or moves per
+    /// period, `40/60` (60 s for every 40 moves) or `40/60+0.5`.
     #[arg(long, group = "limit")]
     pub tc: Option<String>,
     /// Fixed time per move, in milliseconds.
@@ -78,9 +80,9 @@ pub struct MatchOptions {
     /// `<position text> moves <list>`. Default: random balanced openings.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Plies of the random balanced openings.
-    #[arg(long, default_value_t = 4)]
-    pub opening_plies: usize,
+    /// Plies of the random balanced openings (default 4); not with --openings.
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
     /// Play the openings file in file order instead of a seeded shuffle.
     #[arg(long)]
     pub openings_in_order: bool,
@@ -104,9 +106,32 @@ pub struct MatchOptions {
     /// Append every game to this records file (PGN-like).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Read a records file and print its statistics instead of playing.
-    #[arg(long, value_name = "FILE")]
-    pub rescore: Option<PathBuf>,
+    /// Continue the interrupted run recorded in --pgn (same flags): its
+    /// games count once and only the rest are played.
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
+    /// Play share K of N of the match (1 <= K <= N): every machine given the
+    /// same flags and seed plays a disjoint part; --rescore merges them.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Read records files and print their statistics instead of playing.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub rescore: Vec<PathBuf>,
+    /// The records' Event tag.
+    #[arg(long, default_value = "yote match")]
+    pub event: String,
+    /// Print every engine's stderr to DIR/<name>.stderr.
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// With --log-dir: also every line exchanged, DIR/<name>-<pid>.protocol.
+    #[arg(long, requires = "log_dir")]
+    pub log_protocol: bool,
+    /// One line on stderr per finished game.
+    #[arg(long)]
+    pub show_games: bool,
+    /// Print the statistics (and standings) on stderr every N games.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub rating_interval: usize,
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -142,20 +167,40 @@ pub struct MatchConfig {
     /// Opening r is used by game pair r of every pairing (cycling).
     pub openings: Vec<Opening>,
     pub pgn: Option<PathBuf>,
+    pub resume: bool,
+    pub shard: Option<Shard>,
+    pub event: String,
+    /// The records' Site tag: this machine's name.
+    pub site: String,
+    pub show_games: bool,
+    pub rating_interval: usize,
     pub quiet: bool,
 }
 
 impl MatchConfig {
     pub fn from_args(args: &MatchArgs) -> Result<MatchConfig> {
         let rules = Rules::new(Variant::from_spec(&args.variant)?)?;
-        let engines = engine_configs(&args.engines, args.each.as_deref())?;
+        let mut engines = engine_configs(&args.engines, args.each.as_deref())?;
+        for engine in &mut engines {
+            engine.log_dir = args.log_dir.clone();
+            engine.log_protocol = args.log_protocol;
+        }
         ensure!(engines.len() >= 2, "a match needs at least two --engine");
         ensure!(args.concurrency >= 1, "--concurrency must be at least 1");
         ensure!(
             args.sprt.is_none() || engines.len() == 2,
             "--sprt compares exactly two engines"
         );
-        let rounds = args.games.div_ceil(2).max(1);
+        ensure!(args.games > 0, "--games must be at least 2");
+        ensure!(
+            args.games.is_multiple_of(2),
+            "--games {} is odd: games come in colour-swapped pairs, so give {} or {}",
+            args.games,
+            args.games - 1,
+            args.games + 1
+        );
+        let rounds = args.games / 2;
+        let control = time_control(args, &engines)?;
         Ok(MatchConfig {
             openings: load_openings(args, &rules, rounds)?,
             rules,
@@ -167,7 +212,7 @@ impl MatchConfig {
             rounds,
             concurrency: args.concurrency,
             timing: Timing {
-                control: time_control(args)?,
+                control,
                 margin: Duration::from_millis(args.timeout_margin),
                 move_timeout: Duration::from_millis(args.move_timeout),
             },
@@ -180,16 +225,92 @@ impl MatchConfig {
             sprt: args.sprt.as_deref().map(sprt_spec).transpose()?,
             seed: args.seed,
             pgn: args.pgn.clone(),
+            resume: args.resume,
+            shard: args.shard.as_deref().map(shard_spec).transpose()?,
+            event: args.event.clone(),
+            site: hostname(),
+            show_games: args.show_games,
+            rating_interval: args.rating_interval,
             quiet: args.quiet,
             engines,
         })
     }
+
+    /// The time control of engine `index`: its own, else the match's.
+    pub fn control(&self, index: usize) -> TimeControl {
+        self.engines[index].control.unwrap_or(self.timing.control)
+    }
+
+    /// Everything that decides the games, for the run's fingerprint (not
+    /// concurrency, files, shard or output, which a resumed or sharded run
+    /// may change).
+    pub fn describe(&self) -> String {
+        let engines: Vec<String> = self
+            .engines
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}",
+                    e.name, e.program, e.args, e.dir, e.dialect, e.options, e.control
+                )
+            })
+            .collect();
+        let openings: Vec<String> = self.openings.iter().map(Opening::describe).collect();
+        format!(
+            "{}\n{}\n{:?} rounds={} seed={}\n{:?}\n{:?}\n{}",
+            engines.join("\n"),
+            self.rules.variant().spec(),
+            self.format,
+            self.rounds,
+            self.seed,
+            self.timing,
+            self.adjudication,
+            openings.join("\n")
+        )
+    }
+}
+
+/// `K/N` with 1 <= K <= N.
+fn shard_spec(text: &str) -> Result<Shard> {
+    let parsed = text.split_once('/').and_then(|(k, n)| {
+        Some((
+            k.trim().parse::<usize>().ok()?,
+            n.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n => Ok(Shard {
+            index: k - 1,
+            count: n,
+        }),
+        _ => bail!("--shard wants K/N with 1 <= K <= N, e.g. 1/4, not '{text}'"),
+    }
+}
+
+/// This machine's name for the Site tag (`?`, PGN's unknown, if none).
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "?".to_string())
 }
 
 /// The file's openings (shuffled by the seed unless asked not to), or one
-/// random balanced opening per game pair.
+/// random balanced opening per game pair. Fewer openings than game pairs
+/// means repeated pairs, which the statistics take as independent: said on
+/// stderr.
 fn load_openings(args: &MatchArgs, rules: &Rules, rounds: usize) -> Result<Vec<Opening>> {
-    match &args.openings {
+    ensure!(
+        args.openings.is_some() || !args.openings_in_order,
+        "--openings-in-order needs --openings FILE"
+    );
+    ensure!(
+        args.openings.is_none() || args.opening_plies.is_none(),
+        "--opening-plies makes random openings; it cannot go with --openings FILE"
+    );
+    let list = match &args.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
@@ -198,11 +319,23 @@ fn load_openings(args: &MatchArgs, rules: &Rules, rounds: usize) -> Result<Vec<O
             if !args.openings_in_order {
                 SplitMix64::derived(args.seed, 3).shuffle(&mut list);
             }
-            Ok(list)
+            list
         }
-        None if args.opening_plies == 0 => Ok(vec![Opening::startpos()]),
-        None => random_openings(rules, args.opening_plies, rounds, args.seed),
+        None => match args.opening_plies.unwrap_or(4) {
+            0 => vec![Opening::startpos()],
+            plies => random_openings(rules, plies, rounds, args.seed)?,
+        },
+    };
+    if list.len() < rounds && !args.quiet {
+        eprintln!(
+            "warning: {} distinct opening(s) for {rounds} game pairs per pairing: each is \
+             played up to {} times, and repeated pairs are not independent samples, so \
+             the intervals and the SPRT are too optimistic",
+            list.len(),
+            rounds.div_ceil(list.len())
+        );
     }
+    Ok(list)
 }
 
 fn engine_configs(specs: &[String], each: Option<&str>) -> Result<Vec<EngineConfig>> {
@@ -232,9 +365,13 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
         dir: None,
         dialect: Dialect::Ugi,
         options: Vec::new(),
+        control: None,
+        log_dir: None,
+        log_protocol: false,
     };
     for (key, value) in key_values(spec)? {
-        match key {
+        let value = value.as_str();
+        match key.as_str() {
             "name" => config.name = value.to_string(),
             "cmd" => {
                 let mut words = value.split_whitespace().map(str::to_string);
@@ -242,6 +379,10 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
                 config.args = words.collect();
             }
             "arg" => config.args.push(value.to_string()),
+            "tc" => config.control = Some(parse_clock(value)?),
+            "nodes" => config.control = Some(TimeControl::Nodes(positive(&key, value)?)),
+            "depth" => config.control = Some(TimeControl::Depth(positive(&key, value)?)),
+            "movetime" => config.control = Some(TimeControl::MoveTime(positive(&key, value)?)),
             "dir" => config.dir = Some(PathBuf::from(value)),
             "proto" => {
                 config.dialect = match value {
@@ -253,7 +394,9 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => set_option(&mut config.options, name, value),
                 _ => {
-                    bail!("unknown engine key '{key}' (name, cmd, arg, dir, proto, option.<Name>)")
+                    bail!(
+                        "unknown engine key '{key}' (name, cmd, arg, dir, proto, tc, nodes, depth, movetime, option.<Name>)"
+                    )
                 }
             },
         }
@@ -277,44 +420,99 @@ fn set_option(options: &mut Vec<(String, String)>, name: &str, value: &str) {
     }
 }
 
-fn key_values(spec: &str) -> Result<Vec<(&str, &str)>> {
-    spec.split(',')
-        .map(str::trim)
+/// Splits `k=v,k=v` at commas; `\,` is a comma inside a value (for
+/// options whose own syntax uses commas, e.g. `SearchFeatures=-tt\,-lmr`)
+/// and `\\` a backslash.
+fn key_values(spec: &str) -> Result<Vec<(String, String)>> {
+    let mut items = vec![String::new()];
+    let mut chars = spec.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(escaped @ (',' | '\\')) => items.last_mut().expect("non-empty").push(escaped),
+                _ => bail!("in '{spec}': a backslash must be followed by ',' or '\\'"),
+            },
+            ',' => items.push(String::new()),
+            _ => items.last_mut().expect("non-empty").push(c),
+        }
+    }
+    items
+        .iter()
+        .map(|item| item.trim())
         .filter(|item| !item.is_empty())
         .map(|item| {
             item.split_once('=')
-                .map(|(k, v)| (k.trim(), v.trim()))
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
                 .with_context(|| format!("'{item}' is not key=value"))
         })
         .collect()
 }
 
-fn time_control(args: &MatchArgs) -> Result<TimeControl> {
-    if let Some(tc) = &args.tc {
-        return parse_clock(tc);
-    }
-    Ok(match (args.movetime, args.nodes, args.depth) {
-        (Some(ms), _, _) => TimeControl::MoveTime(ms),
-        (_, Some(n), _) => TimeControl::Nodes(n),
-        (_, _, Some(d)) => TimeControl::Depth(d),
-        _ => bail!("give a time control: --tc, --movetime, --nodes or --depth"),
-    })
+/// A per-engine limit (`nodes=`, `depth=`, `movetime=`): a positive integer.
+fn positive<T: std::str::FromStr + Default + PartialOrd>(key: &str, value: &str) -> Result<T> {
+    value
+        .parse::<T>()
+        .ok()
+        .filter(|n| *n > T::default())
+        .with_context(|| format!("{key}= needs a positive integer, not '{value}'"))
 }
 
-/// `10+0.1` or `10` (seconds).
+/// The match's time control. Engines with a `tc=` of their own play on a
+/// clock, so then the match's control must be a clock too (or absent, if
+/// every engine has its own). Engines with their own `nodes=`, `depth=` or
+/// `movetime=` (a strength ladder) play against any control.
+fn time_control(args: &MatchArgs, engines: &[EngineConfig]) -> Result<TimeControl> {
+    let own_clocks = engines
+        .iter()
+        .filter(|e| e.control.is_some_and(|c| c.is_clock()))
+        .count();
+    let own = engines.iter().filter(|e| e.control.is_some()).count();
+    let given = match (&args.tc, args.movetime, args.nodes, args.depth) {
+        (Some(tc), ..) => Some(parse_clock(tc)?),
+        (_, Some(ms), ..) => Some(TimeControl::MoveTime(ms)),
+        (_, _, Some(n), _) => Some(TimeControl::Nodes(n)),
+        (_, _, _, Some(d)) => Some(TimeControl::Depth(d)),
+        _ => None,
+    };
+    match given {
+        Some(control) if own_clocks > 0 && !control.is_clock() => {
+            bail!("an engine's tc= needs the match on a clock too (--tc), not {control}")
+        }
+        Some(control) => Ok(control),
+        None if own == engines.len() => Ok(engines[0].control.expect("every engine has its own")),
+        None => bail!("give a time control: --tc, --movetime, --nodes or --depth"),
+    }
+}
+
+/// `10+0.1`, `10` (seconds), `40/60` or `40/60+0.5` (moves per period).
 pub fn parse_clock(text: &str) -> Result<TimeControl> {
     let seconds = |s: &str| -> Result<u64> {
         let v: f64 = s
             .trim()
             .parse()
-            .with_context(|| format!("bad --tc '{text}'"))?;
-        ensure!(v.is_finite() && v >= 0.0, "bad --tc '{text}'");
+            .with_context(|| format!("bad time control '{text}'"))?;
+        ensure!(v.is_finite() && v >= 0.0, "bad time control '{text}'");
         Ok((v * 1000.0).round() as u64)
     };
-    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let (moves, clock) = match text.split_once('/') {
+        Some((n, rest)) => {
+            let n: u32 = n
+                .trim()
+                .parse()
+                .with_context(|| format!("bad moves per period in '{text}'"))?;
+            ensure!(n > 0, "moves per period must be positive in '{text}'");
+            (Some(n), rest)
+        }
+        None => (None, text),
+    };
+    let (base, inc) = clock.split_once('+').unwrap_or((clock, "0"));
     let base_ms = seconds(base)?;
-    ensure!(base_ms > 0, "--tc needs a positive initial time");
+    ensure!(
+        base_ms > 0,
+        "time control '{text}' needs a positive initial time"
+    );
     Ok(TimeControl::Clock {
+        moves,
         base_ms,
         inc_ms: seconds(inc)?,
     })
@@ -323,7 +521,7 @@ pub fn parse_clock(text: &str) -> Result<TimeControl> {
 fn score_rule(spec: &str) -> Result<ScoreRule> {
     let mut rule = ScoreRule { cp: 0, plies: 0 };
     for (key, value) in key_values(spec)? {
-        match key {
+        match key.as_str() {
             "cp" => rule.cp = value.parse().context("cp")?,
             "plies" => rule.plies = value.parse().context("plies")?,
             _ => bail!("unknown adjudication key '{key}' (cp, plies)"),
@@ -342,15 +540,24 @@ pub fn sprt_spec(spec: &str) -> Result<Sprt> {
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
+        model: SprtModel::Logistic,
     };
     for (key, value) in key_values(spec)? {
+        if key == "model" {
+            test.model = match value.as_str() {
+                "logistic" => SprtModel::Logistic,
+                "normalized" => SprtModel::Normalized,
+                _ => bail!("sprt model must be logistic or normalized, not '{value}'"),
+            };
+            continue;
+        }
         let v: f64 = value.parse().with_context(|| format!("sprt {key}"))?;
-        match key {
+        match key.as_str() {
             "elo0" => test.elo0 = v,
             "elo1" => test.elo1 = v,
             "alpha" => test.alpha = v,
             "beta" => test.beta = v,
-            _ => bail!("unknown sprt key '{key}' (elo0, elo1, alpha, beta)"),
+            _ => bail!("unknown sprt key '{key}' (elo0, elo1, alpha, beta, model)"),
         }
     }
     let unit = 0.0..1.0;
@@ -359,8 +566,9 @@ pub fn sprt_spec(spec: &str) -> Result<Sprt> {
             && unit.contains(&test.alpha)
             && test.alpha > 0.0
             && unit.contains(&test.beta)
-            && test.beta > 0.0,
-        "--sprt needs elo0 < elo1 and alpha, beta in (0, 1)"
+            && test.beta > 0.0
+            && test.alpha + test.beta < 1.0,
+        "--sprt needs elo0 < elo1 and alpha, beta in (0, 1) with alpha + beta < 1"
     );
     Ok(test)
 }
@@ -389,6 +597,17 @@ mod tests {
         assert_eq!(all[1].name, "engine2");
         assert!(engine_config("name=a", 0).is_err());
         assert!(engine_config("cmd=a,colour=red", 0).is_err());
+        // The engine's own comma-separated option syntax, escaped.
+        let e =
+            engine_config(r"cmd=x,option.SearchFeatures=-tt\,-lmr,option.Path=a\\b", 0).unwrap();
+        assert_eq!(
+            e.options,
+            [
+                ("SearchFeatures".to_string(), "-tt,-lmr".to_string()),
+                ("Path".to_string(), r"a\b".to_string())
+            ]
+        );
+        assert!(engine_config(r"cmd=x,option.A=\q", 0).is_err());
     }
 
     #[test]
@@ -396,6 +615,7 @@ mod tests {
         assert_eq!(
             parse_clock("10+0.1").unwrap(),
             TimeControl::Clock {
+                moves: None,
                 base_ms: 10_000,
                 inc_ms: 100
             }
@@ -403,24 +623,101 @@ mod tests {
         assert_eq!(
             parse_clock("0.5").unwrap(),
             TimeControl::Clock {
+                moves: None,
                 base_ms: 500,
                 inc_ms: 0
             }
         );
-        assert!(parse_clock("x").is_err());
+        assert_eq!(
+            parse_clock("40/60").unwrap(),
+            TimeControl::Clock {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 0
+            }
+        );
+        assert_eq!(parse_clock("40/60+0.5").unwrap().to_string(), "40/60+0.5");
+        for bad in ["x", "0/60", "/60", "40/", "40/0"] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+        assert_eq!(shard_spec("2/5").unwrap(), Shard { index: 1, count: 5 });
+        for bad in ["0/5", "6/5", "1", "a/b"] {
+            assert!(shard_spec(bad).is_err(), "{bad}");
+        }
         assert_eq!(
             score_rule("cp=20,plies=6").unwrap(),
             ScoreRule { cp: 20, plies: 6 }
         );
         assert!(sprt_spec("elo0=5,elo1=0").is_err());
         assert_eq!(sprt_spec("elo0=-1,elo1=3,alpha=0.1").unwrap().elo0, -1.0);
-        let args = parse_args([
-            "--engine", "cmd=a", "--engine", "cmd=b", "--depth", "2", "--games", "5",
-        ])
-        .unwrap();
-        let config = MatchConfig::from_args(&args).unwrap();
+        let config_of = |extra: &[&str]| {
+            let mut all = vec!["--quiet", "--engine", "cmd=a", "--engine", "cmd=b"];
+            all.extend_from_slice(extra);
+            MatchConfig::from_args(&parse_args(all).unwrap())
+        };
+        let config = config_of(&["--depth", "2", "--games", "6"]).unwrap();
         assert_eq!(config.rounds, 3);
         assert_eq!(config.timing.control, TimeControl::Depth(2));
+        // The issue's silent surprises are refused, each with its reason.
+        let refused = |extra: &[&str], why: &str| {
+            let err = format!("{:#}", config_of(extra).unwrap_err());
+            assert!(err.contains(why), "{extra:?}: {err}");
+        };
+        refused(&["--depth", "2", "--games", "0"], "at least 2");
+        refused(&["--depth", "2", "--games", "41"], "give 40 or 42");
+        refused(&["--depth", "2", "--openings-in-order"], "needs --openings");
+        refused(
+            &[
+                "--depth",
+                "2",
+                "--openings",
+                "x.txt",
+                "--opening-plies",
+                "6",
+            ],
+            "cannot go with --openings",
+        );
+        refused(&["--depth", "2", "--shard", "3/2"], "K/N");
+        let odds = MatchConfig::from_args(
+            &parse_args([
+                "--engine",
+                "cmd=a,tc=20+0.2",
+                "--engine",
+                "cmd=b",
+                "--tc",
+                "10+0.1",
+            ])
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(odds.control(0).to_string(), "20+0.2");
+        assert_eq!(odds.control(1).to_string(), "10+0.1");
+        let no_clock = parse_args([
+            "--engine",
+            "cmd=a,tc=1",
+            "--engine",
+            "cmd=b",
+            "--depth",
+            "1",
+        ]);
+        assert!(MatchConfig::from_args(&no_clock.unwrap()).is_err());
+        // A strength ladder: each engine its own search limit.
+        let ladder = MatchConfig::from_args(
+            &parse_args(["--engine", "cmd=a,nodes=500", "--engine", "cmd=b,depth=3"]).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(ladder.control(0), TimeControl::Nodes(500));
+        assert_eq!(ladder.control(1), TimeControl::Depth(3));
+        let zero = parse_args([
+            "--engine",
+            "cmd=a,nodes=0",
+            "--engine",
+            "cmd=b",
+            "--depth",
+            "1",
+        ]);
+        let err = format!("{:#}", MatchConfig::from_args(&zero.unwrap()).unwrap_err());
+        assert!(err.contains("nodes= needs a positive integer"), "{err}");
         assert!(parse_args(["--engine", "cmd=a", "--depth", "2", "--nodes", "3"]).is_err());
         let no_limit = parse_args(["--engine", "cmd=a", "--engine", "cmd=b"]).unwrap();
         assert!(MatchConfig::from_args(&no_limit).is_err());

@@ -1,19 +1,39 @@
 //! One engine as a child process: spawn, line I/O with deadlines, the
-//! UGI/UCI handshake, rule options and the start-position check.
+//! UGI/UCI handshake, rule options and the rules check.
 //!
 //! A reader thread turns the engine's stdout into timestamped events on a
-//! channel, so that every wait here has a deadline and a hung engine can never
-//! block the runner. Nothing an engine says is trusted beyond the protocol
-//! tokens the runner needs; unknown lines are skipped, as GUIs do.
+//! bounded channel, so that every wait here has a deadline and a hostile
+//! engine can neither block the runner nor make it buffer without bound:
+//! lines are cut at [`MAX_LINE`] bytes (a longer one is garbage), at most
+//! [`QUEUE`] lines wait (then the engine itself blocks on its pipe), and a
+//! deadline fires however many lines keep arriving. Each engine runs in its
+//! own process group, killed whole, so nothing it spawned outlives it.
+//! Nothing an engine says is trusted beyond the protocol tokens the runner
+//! needs; unknown lines are skipped, as GUIs do.
 
+use super::game::TimeControl;
+use super::interrupt;
 use crate::rules::{Position, Rules, Variant};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, LineWriter, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// Longest line accepted from an engine, in bytes (UCI `info` lines with a
+/// long PV are a few KB).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Lines read ahead of the runner at most.
+pub const QUEUE: usize = 1024;
+
+/// How often a wait wakes to check whether the engine process has exited
+/// and whether the runner was interrupted.
+const POLL: Duration = Duration::from_millis(20);
 
 /// The protocol dialect: decides the handshake word and the clock tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +62,12 @@ pub struct EngineConfig {
     /// `setoption` pairs, sent in this order after the rule options, so a
     /// user can override anything, `Variant` included.
     pub options: Vec<(String, String)>,
+    /// This engine's own time control (time odds); None for the match's.
+    pub control: Option<TimeControl>,
+    /// Where its stderr goes (`<name>.stderr`, appended) and, with
+    /// `log_protocol`, every line exchanged (`<name>-<pid>.protocol`).
+    pub log_dir: Option<PathBuf>,
+    pub log_protocol: bool,
 }
 
 /// Why talking to an engine failed. Each maps to a game forfeit reason.
@@ -55,13 +81,25 @@ pub enum EngineError {
         waiting_for: &'static str,
         waited_ms: u128,
     },
-    /// Output that is not text (not UTF-8 or with control bytes).
+    /// Output that is not text (not UTF-8, control bytes, a line too long).
     Garbage(String),
     /// The engine's start position differs from the runner's.
     VariantMismatch {
         expected: String,
         reported: String,
     },
+    /// The engine reports other rules than the runner's.
+    RulesMismatch {
+        expected: String,
+        reported: String,
+    },
+    /// The engine has no such option or refused its value.
+    BadOption {
+        name: String,
+        reason: String,
+    },
+    /// The runner got SIGINT or SIGTERM.
+    Interrupted,
 }
 
 impl fmt::Display for EngineError {
@@ -78,6 +116,12 @@ impl fmt::Display for EngineError {
                 f,
                 "reports start position '{reported}', the runner's rules give '{expected}'"
             ),
+            EngineError::RulesMismatch { expected, reported } => write!(
+                f,
+                "reports rules '{reported}', the runner plays '{expected}'"
+            ),
+            EngineError::BadOption { name, reason } => write!(f, "option {name}: {reason}"),
+            EngineError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -97,8 +141,10 @@ pub struct Reply {
     /// The tokens after `bestmove`, possibly none.
     pub tokens: Vec<String>,
     /// The last score the engine reported, in centipawns from the mover's
-    /// point of view (mate scores as ±100 000).
+    /// point of view (mate scores as ±100 000, anything beyond saturated).
     pub score: Option<i32>,
+    /// The last depth the engine reported.
+    pub depth: Option<u32>,
     pub elapsed: Duration,
 }
 
@@ -109,6 +155,12 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     events: Receiver<Event>,
+    /// Names of the options the engine announced at the handshake.
+    advertised: Vec<String>,
+    /// For the `isready` that precedes every `go`.
+    ready_timeout: Duration,
+    protocol_log: Option<LineWriter<File>>,
+    born: Instant,
 }
 
 impl EngineProcess {
@@ -118,36 +170,61 @@ impl EngineProcess {
         rules: &Rules,
         timeout: Duration,
     ) -> Result<EngineProcess, EngineError> {
-        let mut engine = EngineProcess::spawn(config)?;
+        let mut engine = EngineProcess::spawn(config, timeout)?;
         engine.handshake(timeout)?;
         engine.configure(rules, timeout)?;
         Ok(engine)
     }
 
-    fn spawn(config: &EngineConfig) -> Result<EngineProcess, EngineError> {
+    fn spawn(config: &EngineConfig, ready_timeout: Duration) -> Result<EngineProcess, EngineError> {
+        let spawn_error =
+            |e: std::io::Error| EngineError::Spawn(format!("{}: {e}", config.program));
         let mut command = Command::new(&config.program);
         command
             .args(&config.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            // Engine logs would garble the progress line; they are not needed
-            // to referee.
-            .stderr(Stdio::null());
+            // Its own group, so that killing it reaches what it spawned.
+            .process_group(0);
+        // Engine logs would garble the progress line; kept only on request.
+        match &config.log_dir {
+            Some(dir) => {
+                let path = dir.join(format!("{}.stderr", config.name));
+                let file = File::options()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(spawn_error)?;
+                command.stderr(file);
+            }
+            None => {
+                command.stderr(Stdio::null());
+            }
+        }
         if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
-        let mut child = command
-            .spawn()
-            .map_err(|e| EngineError::Spawn(format!("{}: {e}", config.program)))?;
+        let mut child = command.spawn().map_err(spawn_error)?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, events) = mpsc::channel();
+        let (tx, events) = mpsc::sync_channel(QUEUE);
         thread::spawn(move || read_lines(BufReader::new(stdout), tx));
+        let protocol_log = match (&config.log_dir, config.log_protocol) {
+            (Some(dir), true) => {
+                let path = dir.join(format!("{}-{}.protocol", config.name, child.id()));
+                Some(LineWriter::new(File::create(path).map_err(spawn_error)?))
+            }
+            _ => None,
+        };
         Ok(EngineProcess {
             config: config.clone(),
             child,
             stdin,
             events,
+            advertised: Vec::new(),
+            ready_timeout,
+            protocol_log,
+            born: Instant::now(),
         })
     }
 
@@ -155,8 +232,16 @@ impl EngineProcess {
         self.config.dialect
     }
 
+    fn log(&mut self, direction: char, line: &str) {
+        log::trace!("{} {direction} {line}", self.config.name);
+        if let Some(file) = &mut self.protocol_log {
+            let ms = self.born.elapsed().as_millis();
+            let _ = writeln!(file, "{ms:>9} {direction} {line}");
+        }
+    }
+
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        log::trace!("{} < {line}", self.config.name);
+        self.log('<', line);
         let written = self
             .stdin
             .write_all(line.as_bytes())
@@ -165,27 +250,42 @@ impl EngineProcess {
         written.map_err(|e| self.crashed(&format!("writing failed ({e})")))
     }
 
-    /// The next line, or an error at `deadline`.
+    /// The next line, or an error at `deadline` however many lines are
+    /// queued, as soon as the process has exited, or on interruption.
     fn recv(
         &mut self,
         deadline: Instant,
         waiting_for: &'static str,
         started: Instant,
     ) -> Result<(String, Instant), EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(left) {
-            Ok(Event::Line(line, at)) => {
-                log::trace!("{} > {line}", self.config.name);
-                Ok((line, at))
+        loop {
+            if interrupt::requested() {
+                return Err(EngineError::Interrupted);
             }
-            Ok(Event::Garbage(what)) => Err(EngineError::Garbage(what)),
-            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                Err(self.crashed("its output closed"))
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineError::Timeout {
+                    waiting_for,
+                    waited_ms: started.elapsed().as_millis(),
+                });
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
-                waiting_for,
-                waited_ms: started.elapsed().as_millis(),
-            }),
+            match self.events.recv_timeout(POLL.min(deadline - now)) {
+                Ok(Event::Line(line, at)) => {
+                    self.log('>', &line);
+                    return Ok((line, at));
+                }
+                Ok(Event::Garbage(what)) => return Err(EngineError::Garbage(what)),
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.crashed("its output closed"));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    // A dead engine whose pipe a grandchild still holds open
+                    // is a crash, not a hang.
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        return Err(EngineError::Crashed(exit_text(status)));
+                    }
+                }
+            }
         }
     }
 
@@ -203,7 +303,9 @@ impl EngineProcess {
             if line.trim() == word {
                 return Ok(seen);
             }
-            seen.push(line);
+            if seen.len() < QUEUE {
+                seen.push(line);
+            }
         }
     }
 
@@ -213,11 +315,11 @@ impl EngineProcess {
         // so the status can be reported.
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return EngineError::Crashed(format!("{what}, {status}"));
+                return EngineError::Crashed(format!("{what}, {}", exit_text(status)));
             }
             thread::sleep(Duration::from_millis(5));
         }
-        EngineError::Crashed(what.to_string())
+        EngineError::Crashed(format!("{what}, process still running"))
     }
 
     fn handshake(&mut self, timeout: Duration) -> Result<(), EngineError> {
@@ -227,20 +329,49 @@ impl EngineProcess {
             Dialect::Ugi => "ugiok",
             Dialect::Uci => "uciok",
         };
-        self.expect(ok, timeout).map(|_| ())
+        let lines = self.expect(ok, timeout)?;
+        self.advertised = lines.iter().filter_map(|l| option_name(l)).collect();
+        Ok(())
     }
 
-    /// Sets the rules and the user's options, then checks the engine's start
-    /// position against the runner's.
+    /// Sets the rules and the user's options, each checked, then checks the
+    /// rules the engine reports against the runner's.
     fn configure(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineError> {
+        let mut lines = Vec::new();
         for (name, value) in rule_options(rules.variant()) {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
-        for (name, value) in self.config.options.clone() {
-            self.send(&format!("setoption name {name} value {value}"))?;
-        }
+        // No error check here: a rule set can be invalid halfway through
+        // its options (rows before pieces); the rules reported at the end
+        // are what is compared.
         self.send("isready")?;
-        let mut lines = self.expect("readyok", timeout)?;
+        lines.extend(self.expect("readyok", timeout)?);
+        for (name, value) in self.config.options.clone() {
+            let known = self.advertised.is_empty()
+                || self
+                    .advertised
+                    .iter()
+                    .any(|a| a.eq_ignore_ascii_case(&name));
+            if !known {
+                return Err(EngineError::BadOption {
+                    reason: format!(
+                        "the engine has no such option (it has: {})",
+                        self.advertised.join(", ")
+                    ),
+                    name,
+                });
+            }
+            self.send(&format!("setoption name {name} value {value}"))?;
+            self.send("isready")?;
+            let answer = self.expect("readyok", timeout)?;
+            if let Some(error) = answer.iter().find(|l| is_error_line(l)) {
+                return Err(EngineError::BadOption {
+                    name,
+                    reason: format!("value '{value}' refused: {error}"),
+                });
+            }
+            lines.extend(answer);
+        }
         if self.config.dialect == Dialect::Ugi {
             // Engines without UGI queries answer with an info line or nothing.
             self.send("position startpos")?;
@@ -248,15 +379,16 @@ impl EngineProcess {
             self.send("isready")?;
             lines.extend(self.expect("readyok", timeout)?);
         }
-        self.check_start(rules, &lines)
+        self.check_rules(rules, &lines)
     }
 
-    /// The start position the engine reports must be the runner's: the last
-    /// `info string variant …` line (earlier ones describe the rules half
-    /// set, between two `setoption`s) and the `response` to `query fen`.
+    /// The rules the engine reports must be the runner's: the last
+    /// `info string variant <spec> …` line (earlier ones describe the rules
+    /// half set, between two `setoption`s) gives the full rule set and the
+    /// start position, and the `response` to `query fen` the position.
     /// Silence is accepted, since not every engine reports; a board of
     /// another size, which does not even parse here, is a mismatch.
-    fn check_start(&self, rules: &Rules, lines: &[String]) -> Result<(), EngineError> {
+    fn check_rules(&self, rules: &Rules, lines: &[String]) -> Result<(), EngineError> {
         let expected = rules.start_position();
         let mismatch = |reported: String| EngineError::VariantMismatch {
             expected: rules.position_text(&expected),
@@ -266,6 +398,15 @@ impl EngineProcess {
             .iter()
             .rev()
             .find(|l| l.to_ascii_lowercase().starts_with("info string variant"));
+        if let Some(spec) = last_variant.and_then(|l| reported_spec(l))
+            && let Ok(variant) = Variant::from_spec(spec)
+            && variant != *rules.variant()
+        {
+            return Err(EngineError::RulesMismatch {
+                expected: rules.variant().spec(),
+                reported: variant.spec(),
+            });
+        }
         let responses = lines.iter().filter(|l| l.starts_with("response "));
         let mut checked = false;
         for line in last_variant.into_iter().chain(responses) {
@@ -300,18 +441,52 @@ impl EngineProcess {
         self.expect("readyok", timeout).map(|_| ())
     }
 
+    /// Drops whatever the engine said since its last answer and waits until
+    /// it is idle, so that a late second `bestmove` can never be taken as
+    /// the answer to the next `go`.
+    fn settle(&mut self) -> Result<(), EngineError> {
+        let mut stray = 0;
+        loop {
+            match self.events.try_recv() {
+                Ok(Event::Line(line, _)) => {
+                    self.log('>', &line);
+                    stray += usize::from(line.starts_with("bestmove"));
+                }
+                Ok(Event::Garbage(what)) => return Err(EngineError::Garbage(what)),
+                Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
+                    return Err(self.crashed("its output closed"));
+                }
+                Err(TryRecvError::Empty) => break,
+            }
+        }
+        self.send("isready")?;
+        let lines = self.expect("readyok", self.ready_timeout)?;
+        stray += lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        if stray > 0 {
+            log::warn!(
+                "{}: ignored {stray} bestmove line(s) sent while not searching",
+                self.config.name
+            );
+        }
+        Ok(())
+    }
+
     /// Sends the position and the `go` command, then waits for `bestmove`
-    /// until `deadline`.
+    /// until `deadline` (measured from when `go` is sent, after the engine
+    /// has confirmed it is idle).
     pub fn go(
         &mut self,
         position: &str,
         go: &str,
-        deadline: Instant,
+        allowed: Duration,
     ) -> Result<Reply, EngineError> {
+        self.settle()?;
         self.send(position)?;
         self.send(go)?;
         let started = Instant::now();
+        let deadline = started + allowed;
         let mut score = None;
+        let mut depth = None;
         loop {
             let (line, at) = self.recv(deadline, "bestmove", started)?;
             let mut tokens = line.split_whitespace();
@@ -320,10 +495,14 @@ impl EngineProcess {
                     return Ok(Reply {
                         tokens: tokens.map(str::to_string).collect(),
                         score,
+                        depth,
                         elapsed: at.saturating_duration_since(started),
                     });
                 }
-                Some("info") => score = parse_score(&line).or(score),
+                Some("info") => {
+                    score = parse_score(&line).or(score);
+                    depth = parse_depth(&line).or(depth);
+                }
                 _ => {}
             }
         }
@@ -343,35 +522,61 @@ impl EngineProcess {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        // Reap the process so no zombie or runaway search is left behind.
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
+        // Kill the whole group, even after a clean exit: a grandchild may
+        // still hold the pipes. Then reap, so no zombie is left behind.
+        // The group id is the child's pid (process_group(0)); while the child
+        // is unreaped its pid cannot be reused, so this kills nothing else.
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: plain syscall on a process group we created.
+            unsafe {
+                libc::killpg(pid, libc::SIGKILL);
+            }
         }
         let _ = self.child.wait();
     }
 }
 
-fn read_lines(mut reader: impl BufRead, tx: mpsc::Sender<Event>) {
+fn exit_text(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        _ => status.to_string(),
+    }
+}
+
+/// Reads lines of at most [`MAX_LINE`] bytes; a longer one, or one that is
+/// not text, ends the reading (the engine will be killed).
+fn read_lines(mut reader: impl BufRead, tx: SyncSender<Event>) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
+        let limit = MAX_LINE as u64 + 1;
+        match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => {
                 let _ = tx.send(Event::Closed);
                 return;
             }
+            Ok(_) if !buf.ends_with(b"\n") && buf.len() > MAX_LINE => {
+                let _ = tx.send(Event::Garbage(format!(
+                    "a line longer than {MAX_LINE} bytes"
+                )));
+                return;
+            }
             Ok(_) => {
                 let at = Instant::now();
-                let event = match String::from_utf8(buf.clone()) {
+                let event = match String::from_utf8(std::mem::take(&mut buf)) {
                     Ok(text) if !has_control_bytes(&text) => {
                         Event::Line(text.trim_end_matches(['\n', '\r']).to_string(), at)
                     }
-                    _ => Event::Garbage(format!(
+                    Ok(text) => Event::Garbage(format!("non-text line {:?}", text.trim_end())),
+                    Err(e) => Event::Garbage(format!(
                         "non-text line {:?}",
-                        String::from_utf8_lossy(&buf).trim_end()
+                        String::from_utf8_lossy(e.as_bytes()).trim_end()
                     )),
                 };
-                if tx.send(event).is_err() {
+                let garbage = matches!(event, Event::Garbage(_));
+                if tx.send(event).is_err() || garbage {
                     return;
                 }
             }
@@ -385,17 +590,45 @@ fn has_control_bytes(text: &str) -> bool {
         .any(|c| c.is_control() && c != '\t')
 }
 
-/// `score cp N` or `score mate N` in an info line, from the mover's side.
+/// `option name <Name> type …`: the name (which may contain spaces).
+fn option_name(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("option name ")?;
+    let end = rest.find(" type ").unwrap_or(rest.len());
+    Some(rest[..end].trim().to_string())
+}
+
+/// `info string error…`: how the engine says it refused a command.
+fn is_error_line(line: &str) -> bool {
+    line.to_ascii_lowercase().starts_with("info string error")
+}
+
+/// The rule spec of `info string variant <spec> …`, if the token has the
+/// form of one (contains `=`).
+fn reported_spec(line: &str) -> Option<&str> {
+    line.split_whitespace()
+        .nth(3)
+        .filter(|token| token.contains('='))
+}
+
+/// `score cp N` or `score mate N` in an info line, from the mover's side,
+/// saturated at the mate score so that no arithmetic on it can overflow.
 pub fn parse_score(line: &str) -> Option<i32> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let at = tokens.iter().position(|&t| t == "score")?;
-    let value: i32 = tokens.get(at + 2)?.parse().ok()?;
+    let value: i64 = tokens.get(at + 2)?.parse().ok()?;
     match *tokens.get(at + 1)? {
-        "cp" => Some(value),
+        "cp" => Some(value.clamp(-i64::from(MATE_SCORE), i64::from(MATE_SCORE)) as i32),
         "mate" if value > 0 => Some(MATE_SCORE),
         "mate" => Some(-MATE_SCORE),
         _ => None,
     }
+}
+
+/// `depth N` in an info line.
+fn parse_depth(line: &str) -> Option<u32> {
+    let mut tokens = line.split_whitespace();
+    tokens.find(|&t| t == "depth")?;
+    tokens.next()?.parse().ok()
 }
 
 /// The first run of 6 (or 4) whitespace-separated tokens of `line` that is a
@@ -434,7 +667,7 @@ pub fn rule_options(variant: &Variant) -> Vec<(&'static str, String)> {
     }
     let base = Variant::STANDARD;
     let v = variant;
-    let all: [(&'static str, String, bool); 13] = [
+    let all: [(&'static str, String, bool); 14] = [
         ("Rows", v.rows.to_string(), v.rows != base.rows),
         ("Columns", v.cols.to_string(), v.cols != base.cols),
         ("Pieces", v.pieces.to_string(), v.pieces != base.pieces),
@@ -454,6 +687,11 @@ pub fn rule_options(variant: &Variant) -> Vec<(&'static str, String)> {
             "NoCaptureDraw",
             v.no_capture_draw.to_string(),
             v.no_capture_draw != 0,
+        ),
+        (
+            "NoCaptureOutcome",
+            v.no_capture_outcome.to_string(),
+            v.no_capture_outcome != base.no_capture_outcome,
         ),
         (
             "RepetitionDraw",
@@ -499,13 +737,16 @@ mod tests {
             rule_options(&Variant::preset("6x6").unwrap()),
             vec![("Variant", "6x6".to_string())]
         );
-        let custom = Variant::from_spec("multi_jump=true,no_capture_draw=50").unwrap();
+        let custom =
+            Variant::from_spec("multi_jump=true,no_capture_draw=50,no_capture_outcome=more-pieces")
+                .unwrap();
         assert_eq!(
             rule_options(&custom),
             vec![
                 ("Variant", "standard".to_string()),
                 ("MultiJump", "true".to_string()),
-                ("NoCaptureDraw", "50".to_string())
+                ("NoCaptureDraw", "50".to_string()),
+                ("NoCaptureOutcome", "more-pieces".to_string())
             ]
         );
     }

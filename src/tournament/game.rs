@@ -4,16 +4,19 @@
 //! included), by adjudication, or by a forfeit. An engine's word on legality
 //! or results is never taken.
 
-use super::engine_process::{Dialect, EngineError, EngineProcess, MATE_SCORE};
+use super::engine_process::{Dialect, EngineError, EngineProcess, MATE_SCORE, Reply};
 use super::openings::Opening;
 use crate::rules::{Game, GameEnd, Move, MoveError, Outcome, Player, Rules};
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
-    /// A clock per side: initial time and increment per move.
+    /// A clock per side: initial time and increment per move, and with
+    /// `moves` the initial time is added again after every that many moves
+    /// of the side (`40/60`: 60 s for each 40 moves).
     Clock {
+        moves: Option<u32>,
         base_ms: u64,
         inc_ms: u64,
     },
@@ -22,16 +25,39 @@ pub enum TimeControl {
     Depth(u32),
 }
 
+impl TimeControl {
+    pub fn is_clock(&self) -> bool {
+        matches!(self, TimeControl::Clock { .. })
+    }
+
+    /// The PGN `TimeControl` value: `40/60`, `60+0.6`, `40/60+0.5` (seconds)
+    /// for clocks, `-` (no clock) for fixed limits, which [`fmt::Display`]
+    /// names instead.
+    pub fn pgn(&self) -> String {
+        match self {
+            TimeControl::Clock { .. } => self.to_string(),
+            _ => "-".to_string(),
+        }
+    }
+}
+
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControl::Clock { base_ms, inc_ms } => {
-                write!(
-                    f,
-                    "{}+{}",
-                    *base_ms as f64 / 1000.0,
-                    *inc_ms as f64 / 1000.0
-                )
+        let seconds = |ms: u64| ms as f64 / 1000.0;
+        match *self {
+            TimeControl::Clock {
+                moves,
+                base_ms,
+                inc_ms,
+            } => {
+                if let Some(n) = moves {
+                    write!(f, "{n}/")?;
+                }
+                write!(f, "{}", seconds(base_ms))?;
+                match (moves, inc_ms) {
+                    (Some(_), 0) => Ok(()),
+                    _ => write!(f, "+{}", seconds(inc_ms)),
+                }
             }
             TimeControl::MoveTime(ms) => write!(f, "movetime={ms}"),
             TimeControl::Nodes(n) => write!(f, "nodes={n}"),
@@ -58,9 +84,10 @@ pub struct ScoreRule {
     pub plies: usize,
 }
 
-/// Limits that are not part of a time control.
+/// The match's time control and the limits that are not part of one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timing {
+    /// For every engine without a `tc=` of its own.
     pub control: TimeControl,
     /// Grace beyond the clock or movetime before a move counts as late.
     pub margin: Duration,
@@ -112,7 +139,10 @@ impl Forfeit {
             EngineError::Garbage(_) => Forfeit::Garbage(text),
             EngineError::Spawn(_)
             | EngineError::Crashed(_)
-            | EngineError::VariantMismatch { .. } => Forfeit::Crash(text),
+            | EngineError::VariantMismatch { .. }
+            | EngineError::RulesMismatch { .. }
+            | EngineError::BadOption { .. }
+            | EngineError::Interrupted => Forfeit::Crash(text),
         }
     }
 }
@@ -176,66 +206,127 @@ pub struct GameReport {
     /// Every move from the opening's start position, opening moves first, in
     /// the project's canonical notation.
     pub moves: Vec<String>,
+    /// Per move, what its engine said of it (`+0.35/7 0.120s`: score in
+    /// pawns from the mover's side, depth, time); empty for opening moves.
+    pub comments: Vec<String>,
     /// Which side's engine misbehaved and must be restarted.
     pub failed: Option<Player>,
 }
 
-/// Both clocks, in milliseconds left.
+/// Both sides' clocks: each side's control, milliseconds left and moves
+/// made in the current period.
 struct Clocks {
+    controls: [TimeControl; 2],
     left: [u64; 2],
+    moves: [u32; 2],
+}
+
+impl Clocks {
+    fn new(controls: [TimeControl; 2]) -> Clocks {
+        let base = |c: &TimeControl| match c {
+            TimeControl::Clock { base_ms, .. } => *base_ms,
+            _ => 0,
+        };
+        Clocks {
+            left: [base(&controls[0]), base(&controls[1])],
+            controls,
+            moves: [0; 2],
+        }
+    }
+
+    /// Charges a move's time, adds the increment, and starts a new period
+    /// after its last move.
+    fn charge(&mut self, side: Player, elapsed: Duration) {
+        let i = side.index();
+        if let TimeControl::Clock {
+            moves,
+            base_ms,
+            inc_ms,
+        } = self.controls[i]
+        {
+            self.left[i] = self.left[i].saturating_sub(elapsed.as_millis() as u64) + inc_ms;
+            self.moves[i] += 1;
+            if moves.is_some_and(|n| self.moves[i] >= n) {
+                self.moves[i] = 0;
+                self.left[i] += base_ms;
+            }
+        }
+    }
+
+    /// Moves left in the side's period, for `movestogo`.
+    fn moves_to_go(&self, side: Player) -> Option<u32> {
+        match self.controls[side.index()] {
+            TimeControl::Clock { moves: Some(n), .. } => Some(n - self.moves[side.index()]),
+            _ => None,
+        }
+    }
 }
 
 /// Plays `opening` to the end between `white` and `black` (both already
-/// started and told about the new game).
+/// started and told about the new game), each under its own time control.
+/// None if the runner was interrupted meanwhile.
 pub fn play(
     rules: &Rules,
     opening: &Opening,
     timing: &Timing,
+    controls: [TimeControl; 2],
     adjudication: &Adjudication,
     engines: [&mut EngineProcess; 2],
-) -> GameReport {
+) -> Option<GameReport> {
     let mut game = opening
         .game(rules)
         .expect("openings are checked when loaded");
     let mut moves: Vec<String> = game.moves().iter().map(|m| rules.move_text(m)).collect();
+    let mut comments = vec![String::new(); moves.len()];
     let mut position_cmd = format!("position {}", opening.base_command());
     for mv in &moves {
         append_move(&mut position_cmd, mv);
     }
-    let base = match timing.control {
-        TimeControl::Clock { base_ms, .. } => base_ms,
-        _ => 0,
-    };
-    let mut clocks = Clocks { left: [base; 2] };
+    let mut clocks = Clocks::new(controls);
     let mut scores = ScoreHistory::default();
     loop {
         if let Some(end) = verdict(&game, moves.len(), adjudication, &scores) {
-            return GameReport {
+            return Some(GameReport {
                 termination: end,
                 moves,
+                comments,
                 failed: None,
-            };
+            });
         }
         let side = game.position().side_to_move();
         let engine = &mut *engines[side.index()];
-        let played = one_move(engine, &game, &position_cmd, timing, &mut clocks, side);
-        match played {
-            Err(why) => {
-                return GameReport {
+        match one_move(engine, &game, &position_cmd, timing, &mut clocks, side) {
+            Err(Interrupted) => return None,
+            Ok(Err(why)) => {
+                return Some(GameReport {
                     termination: Termination::Forfeit { loser: side, why },
                     moves,
+                    comments,
                     failed: Some(side),
-                };
+                });
             }
-            Ok((mv, score)) => {
+            Ok(Ok((mv, reply))) => {
                 let text = rules.move_text(&mv);
                 game.play(&mv);
                 append_move(&mut position_cmd, &text);
                 moves.push(text);
-                scores.push(side, score);
+                comments.push(comment(&reply));
+                scores.push(side, reply.score);
             }
         }
     }
+}
+
+/// `+0.35/7 0.120s`, as cutechess writes: the score in pawns from the
+/// mover's side (`+M`/`-M` for a mate score), the depth, the time.
+fn comment(reply: &Reply) -> String {
+    let score = match reply.score {
+        Some(s) if s.abs() >= MATE_SCORE => format!("{}M", if s > 0 { '+' } else { '-' }),
+        Some(s) => format!("{:+.2}", f64::from(s) / 100.0),
+        None => "?".to_string(),
+    };
+    let depth = reply.depth.map_or("?".to_string(), |d| d.to_string());
+    format!("{score}/{depth} {:.3}s", reply.elapsed.as_secs_f64())
 }
 
 /// Extends `position …` by one move; the `moves` keyword comes with the
@@ -273,8 +364,11 @@ fn verdict(
     }
 }
 
+/// The runner got SIGINT or SIGTERM: the game is abandoned unrecorded.
+struct Interrupted;
+
 /// Asks the side to move for its move and checks it: the legal move and
-/// the engine's score, or the forfeit.
+/// the engine's reply, or the forfeit.
 fn one_move(
     engine: &mut EngineProcess,
     game: &Game,
@@ -282,29 +376,42 @@ fn one_move(
     timing: &Timing,
     clocks: &mut Clocks,
     side: Player,
-) -> Result<(Move, Option<i32>), Forfeit> {
+) -> Result<Result<(Move, Reply), Forfeit>, Interrupted> {
+    match engine_move(engine, game, position_cmd, timing, clocks, side) {
+        Err(Some(forfeit)) => Ok(Err(forfeit)),
+        Err(None) => Err(Interrupted),
+        Ok(played) => Ok(Ok(played)),
+    }
+}
+
+/// [`one_move`], with None for an interruption.
+fn engine_move(
+    engine: &mut EngineProcess,
+    game: &Game,
+    position_cmd: &str,
+    timing: &Timing,
+    clocks: &mut Clocks,
+    side: Player,
+) -> Result<(Move, Reply), Option<Forfeit>> {
     let (go, allowed) = go_command(engine.dialect(), timing, clocks, side);
     let clocked = !matches!(
-        timing.control,
+        clocks.controls[side.index()],
         TimeControl::Nodes(_) | TimeControl::Depth(_)
     );
-    let deadline = Instant::now() + allowed;
-    let reply = engine
-        .go(position_cmd, &go, deadline)
-        .map_err(|e| Forfeit::from_engine_error(e, clocked))?;
+    let reply = engine.go(position_cmd, &go, allowed).map_err(|e| match e {
+        EngineError::Interrupted => None,
+        e => Some(Forfeit::from_engine_error(e, clocked)),
+    })?;
     if clocked && reply.elapsed > allowed {
-        return Err(Forfeit::TimeLoss(format!(
+        return Err(Some(Forfeit::TimeLoss(format!(
             "answered after {} ms, allowed {} ms",
             reply.elapsed.as_millis(),
             allowed.as_millis()
-        )));
+        ))));
     }
-    if let TimeControl::Clock { inc_ms, .. } = timing.control {
-        let left = &mut clocks.left[side.index()];
-        *left = left.saturating_sub(reply.elapsed.as_millis() as u64) + inc_ms;
-    }
-    let mv = check_move(game, &reply.tokens)?;
-    Ok((mv, reply.score))
+    clocks.charge(side, reply.elapsed);
+    let mv = check_move(game, &reply.tokens).map_err(Some)?;
+    Ok((mv, reply))
 }
 
 /// The `go` command for the side to move, and how long it may take before it
@@ -316,13 +423,21 @@ fn go_command(
     side: Player,
 ) -> (String, Duration) {
     let margin = timing.margin;
-    match timing.control {
-        TimeControl::Clock { inc_ms, .. } => {
+    match clocks.controls[side.index()] {
+        TimeControl::Clock { .. } => {
             let [w, b] = clocks.left;
-            let go = match dialect {
-                Dialect::Ugi => format!("go p1time {w} p2time {b} p1inc {inc_ms} p2inc {inc_ms}"),
-                Dialect::Uci => format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}"),
+            let inc = |i: usize| match clocks.controls[i] {
+                TimeControl::Clock { inc_ms, .. } => inc_ms,
+                _ => 0,
             };
+            let (wi, bi) = (inc(0), inc(1));
+            let mut go = match dialect {
+                Dialect::Ugi => format!("go p1time {w} p2time {b} p1inc {wi} p2inc {bi}"),
+                Dialect::Uci => format!("go wtime {w} btime {b} winc {wi} binc {bi}"),
+            };
+            if let Some(n) = clocks.moves_to_go(side) {
+                go += &format!(" movestogo {n}");
+            }
             (
                 go,
                 Duration::from_millis(clocks.left[side.index()]) + margin,
@@ -364,7 +479,10 @@ struct ScoreHistory {
 
 impl ScoreHistory {
     fn push(&mut self, mover: Player, score: Option<i32>) {
-        let white_view = score.map(|s| if mover == Player::White { s } else { -s });
+        // Saturated again here, so that no engine's number can overflow.
+        let white_view = score
+            .map(|s| s.clamp(-MATE_SCORE, MATE_SCORE))
+            .map(|s| if mover == Player::White { s } else { -s });
         self.plies.push((mover, white_view));
     }
 
@@ -454,19 +572,65 @@ mod tests {
 
     #[test]
     fn go_commands_per_dialect() {
+        let control = TimeControl::Clock {
+            moves: None,
+            base_ms: 1000,
+            inc_ms: 10,
+        };
         let timing = Timing {
-            control: TimeControl::Clock {
-                base_ms: 1000,
-                inc_ms: 10,
-            },
+            control,
             margin: Duration::from_millis(50),
             move_timeout: Duration::from_secs(1),
         };
-        let clocks = Clocks { left: [900, 800] };
+        let mut clocks = Clocks::new([control; 2]);
+        clocks.left = [900, 800];
         let (ugi, allowed) = go_command(Dialect::Ugi, &timing, &clocks, Player::Black);
         assert_eq!(ugi, "go p1time 900 p2time 800 p1inc 10 p2inc 10");
         assert_eq!(allowed, Duration::from_millis(850));
         let (uci, _) = go_command(Dialect::Uci, &timing, &clocks, Player::White);
         assert_eq!(uci, "go wtime 900 btime 800 winc 10 binc 10");
+    }
+
+    #[test]
+    fn moves_per_period_and_time_odds() {
+        let period = TimeControl::Clock {
+            moves: Some(2),
+            base_ms: 1000,
+            inc_ms: 0,
+        };
+        let odds = TimeControl::Clock {
+            moves: None,
+            base_ms: 500,
+            inc_ms: 5,
+        };
+        assert_eq!(period.to_string(), "2/1");
+        assert_eq!(period.pgn(), "2/1");
+        assert_eq!(odds.pgn(), "0.5+0.005");
+        assert_eq!(TimeControl::Depth(3).pgn(), "-");
+        let timing = Timing {
+            control: period,
+            margin: Duration::ZERO,
+            move_timeout: Duration::from_secs(1),
+        };
+        let mut clocks = Clocks::new([period, odds]);
+        let go = |c: &Clocks, side| go_command(Dialect::Uci, &timing, c, side).0;
+        assert_eq!(
+            go(&clocks, Player::White),
+            "go wtime 1000 btime 500 winc 0 binc 5 movestogo 2"
+        );
+        clocks.charge(Player::White, Duration::from_millis(300));
+        clocks.charge(Player::Black, Duration::from_millis(100));
+        assert_eq!(
+            go(&clocks, Player::White),
+            "go wtime 700 btime 405 winc 0 binc 5 movestogo 1"
+        );
+        // The period's last move: the next period's time is added.
+        clocks.charge(Player::White, Duration::from_millis(200));
+        assert_eq!(clocks.left[0], 1500);
+        assert_eq!(clocks.moves_to_go(Player::White), Some(2));
+        assert_eq!(
+            go(&clocks, Player::Black),
+            "go wtime 1500 btime 405 winc 0 binc 5"
+        );
     }
 }

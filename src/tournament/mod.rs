@@ -9,76 +9,158 @@
 pub mod cli;
 pub mod engine_process;
 pub mod game;
+pub mod interrupt;
 pub mod openings;
 pub mod progress;
 pub mod records;
+pub mod resume;
 pub mod runner;
 pub mod schedule;
+pub mod standings;
 pub mod stats;
 pub mod tally;
 
 pub use cli::{MatchArgs, MatchConfig, parse_args};
-pub use runner::{MatchReport, run_match};
+pub use runner::{MatchReport, PlayedGame, run_match};
 
 use anyhow::{Context, Result, bail};
 use records::{GameRecord, GameResult};
+use std::collections::{HashMap, HashSet};
 use tally::PairTally;
 
-/// `yote match`: plays the match (or rescores a records file) and prints the
-/// results on stdout.
+/// `yote match`: plays the match (or rescores records files) and prints the
+/// results on stdout. After SIGINT or SIGTERM it prints the results so far
+/// and exits with 128 + the signal's number.
 pub fn run(args: MatchArgs) -> Result<()> {
-    if let Some(path) = &args.rescore {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    if !args.rescore.is_empty() {
+        let mut files = Vec::new();
+        for path in &args.rescore {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            files.push(text);
+        }
         let sprt = args.sprt.as_deref().map(cli::sprt_spec).transpose()?;
-        for tally in rescore(&text)? {
+        let tallies = rescore_files(&files)?;
+        for tally in &tallies {
             print!("{}", tally.report(sprt.as_ref()));
         }
+        print!("{}", standings_text(&tallies));
         return Ok(());
     }
     let config = MatchConfig::from_args(&args)?;
-    let report = run_match(&config)?;
+    let report = run_match(&config, &mut |_| {})?;
     print!("{}", summary(&config, &report));
+    if let Some(code) = interrupt::exit_code() {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        std::process::exit(code);
+    }
     Ok(())
 }
 
-/// The end-of-run text: each pairing's results, restarts, speed.
+/// Standings and crosstable when more than two engines played.
+fn standings_text(tallies: &[PairTally]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for t in tallies {
+        for name in [&t.a, &t.b] {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    if names.len() > 2 {
+        format!("\n{}", standings::report(&names, tallies))
+    } else {
+        String::new()
+    }
+}
+
+/// The end-of-run text: each pairing's results, standings, restarts, speed.
 pub fn summary(config: &MatchConfig, report: &MatchReport) -> String {
     let mut out = String::new();
     for tally in &report.tallies {
         out += &tally.report(config.sprt.as_ref());
     }
+    out += &standings_text(&report.tallies);
     for (name, n) in report.restarts.iter().filter(|(_, n)| *n > 0) {
         out += &format!("{name}: restarted {n} time(s) after misbehaving\n");
     }
-    let played = report.games.len();
     let seconds = report.elapsed.as_secs_f64();
+    let done = report.played + report.resumed;
     out += &format!(
-        "{played} of {} games in {seconds:.1} s ({:.1} games/s), concurrency {}\n",
+        "{done} of {} games ({} this time, {} resumed) in {seconds:.1} s ({:.1} games/s), concurrency {}\n",
         report.scheduled,
-        played as f64 / seconds.max(1e-9),
+        report.played,
+        report.resumed,
+        report.played as f64 / seconds.max(1e-9),
         config.concurrency
     );
+    if let Some(shard) = config.shard {
+        out += &format!(
+            "shard {}/{} of the match; merge the shards' records with --rescore\n",
+            shard.index + 1,
+            shard.count
+        );
+    }
     if let Some(result) = report.sprt.filter(|r| r.decision.is_some()) {
         out += &format!("stopped by SPRT: {}\n", result.summary());
     }
+    if report.interrupted {
+        out += &format!(
+            "interrupted: {} games left; run again with the same flags and --resume to finish\n",
+            report.scheduled.saturating_sub(done)
+        );
+    }
+    out += &format!("run: {}\n", report.run.tag());
     out
 }
 
-/// Statistics of a records file: one tally per pair of engine names, from
-/// the side of the engine that is White in the pairing's first game. Games
-/// are taken in `Game` tag order, not file order (concurrent games finish
-/// out of order), so a rescore reports the same way round as the live run.
-/// Games sharing a `Pair` tag are the two colours of one opening.
+/// Statistics of one records file; see [`rescore_files`].
 pub fn rescore(text: &str) -> Result<Vec<PairTally>> {
-    let mut games = GameRecord::parse_all(text)?;
-    games.sort_by_key(|g| {
-        g.tag("Game")
-            .and_then(|n| n.parse::<u64>().ok())
-            .unwrap_or(u64::MAX)
-    });
+    rescore_files(&[text.to_string()])
+}
+
+/// Statistics of records files (shards of one match, or several runs
+/// appended to one file): one tally per pair of engine names, from the side
+/// of the engine that is White in the pairing's first game. Games sharing a
+/// `Pair` tag within one run (`Run` tag) are the two colours of one opening;
+/// games of different runs never pair. Records without a `Run` tag (older
+/// files) count as one run per file, a new one starting whenever a `Game`
+/// number repeats. Games are taken in run order, then `Game` tag order, not
+/// file order (concurrent games finish out of order), so a rescore reports
+/// the same way round as the live run.
+pub fn rescore_files(texts: &[String]) -> Result<Vec<PairTally>> {
+    let mut games: Vec<(usize, u64, GameRecord, String)> = Vec::new();
+    let mut run_order: HashMap<String, usize> = HashMap::new();
+    for (file, text) in texts.iter().enumerate() {
+        let mut untagged_run = 0;
+        let mut seen: HashSet<u64> = HashSet::new();
+        let records =
+            GameRecord::parse_all(text).with_context(|| format!("records file {}", file + 1))?;
+        for (i, game) in records.into_iter().enumerate() {
+            let number = game
+                .tag("Game")
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(i as u64 + 1);
+            let run = match game.tag("Run") {
+                Some(run) => run.to_string(),
+                None => {
+                    if !seen.insert(number) {
+                        untagged_run += 1;
+                        seen.clear();
+                        seen.insert(number);
+                    }
+                    format!("file {} run {untagged_run}", file + 1)
+                }
+            };
+            let next = run_order.len();
+            let order = *run_order.entry(run.clone()).or_insert(next);
+            games.push((order, number, game, run));
+        }
+    }
+    games.sort_by_key(|(order, number, ..)| (*order, *number));
     let mut tallies: Vec<PairTally> = Vec::new();
-    for (i, game) in games.iter().enumerate() {
+    for (i, (_, number, game, run)) in games.iter().enumerate() {
         let (Some(white), Some(black)) = (game.tag("White"), game.tag("Black")) else {
             bail!("game {} has no White or Black tag", i + 1);
         };
@@ -104,9 +186,10 @@ pub fn rescore(text: &str) -> Result<Vec<PairTally>> {
         } else {
             flip(white_outcome)
         };
-        let key = game
-            .tag("Pair")
-            .map_or_else(|| format!("game {i}"), str::to_string);
+        let key = match game.tag("Pair") {
+            Some(pair) => format!("{run} / {pair}"),
+            None => format!("{run} / game {number}"),
+        };
         tally.add(&key, outcome, game.tag("Termination").unwrap_or("unknown"));
     }
     Ok(tallies)

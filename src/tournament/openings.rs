@@ -3,6 +3,7 @@
 //! position text or a move list from the start. Every opening is played twice
 //! with colours swapped (see schedule).
 
+use super::records::GameRecord;
 use crate::rng::SplitMix64;
 use crate::rules::{Game, MoveList, Player, Rules};
 use anyhow::{Context, Result, bail};
@@ -122,9 +123,16 @@ fn random_line(rules: &Rules, plies: usize, rng: &mut SplitMix64) -> Option<(Ope
 }
 
 /// Reads an openings file: one opening per line, `#` comments and blank
-/// lines skipped. A line is a position text, a move list from the start, or
-/// `<position text> moves <move list>`. Every line is checked by the rules.
+/// lines skipped. A line is a position text, a move list from the start,
+/// `<position text> moves <move list>`, or a records `Opening` tag's text
+/// (`startpos moves …`, `fen <position text> moves …`). A records file
+/// (starting with a `[` tag) gives the distinct `Opening` tags of its games,
+/// in file order, so one run's records can seed the next run. Every opening
+/// is checked by the rules.
 pub fn parse_openings(rules: &Rules, text: &str) -> Result<Vec<Opening>> {
+    if text.trim_start().starts_with('[') {
+        return openings_of_records(rules, text);
+    }
     let mut openings = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -141,7 +149,31 @@ pub fn parse_openings(rules: &Rules, text: &str) -> Result<Vec<Opening>> {
     Ok(openings)
 }
 
+/// The distinct `Opening` tags of a records file.
+fn openings_of_records(rules: &Rules, text: &str) -> Result<Vec<Opening>> {
+    let games = GameRecord::parse_all(text).context("reading the openings as records")?;
+    let mut seen = HashSet::new();
+    let mut openings = Vec::new();
+    for (i, game) in games.iter().enumerate() {
+        let Some(tag) = game.tag("Opening") else {
+            bail!("record {} has no Opening tag", i + 1);
+        };
+        if seen.insert(tag.to_string()) {
+            openings.push(parse_line(rules, tag).with_context(|| format!("record {}", i + 1))?);
+        }
+    }
+    if openings.is_empty() {
+        bail!("the records file has no game");
+    }
+    Ok(openings)
+}
+
 fn parse_line(rules: &Rules, line: &str) -> Result<Opening> {
+    if line == "startpos" || line.starts_with("startpos ") || line.starts_with("fen ") {
+        let opening = Opening::parse_description(line)
+            .with_context(|| format!("'{line}' is not startpos|fen <position> [moves …]"))?;
+        return checked(rules, opening);
+    }
     let (head, tail) = match line.split_once(" moves ") {
         Some((h, t)) => (h.trim(), t.split_whitespace().map(str::to_string).collect()),
         None => (line, Vec::new()),
@@ -156,6 +188,11 @@ fn parse_line(rules: &Rules, line: &str) -> Result<Opening> {
         moves.extend(tail);
         Opening { fen: None, moves }
     };
+    checked(rules, opening)
+}
+
+/// The opening, if the rules accept every move and the game is not over.
+fn checked(rules: &Rules, opening: Opening) -> Result<Opening> {
     let game = opening.game(rules)?;
     if let Some(end) = game.status() {
         bail!("the opening is already finished ({end})");
@@ -197,6 +234,23 @@ mod tests {
                 Some(opening)
             );
         }
+        // The records' own Opening text, and a records file itself.
+        let tagged = "startpos moves @a1 @f5\nfen 6/6/6/2W3/6 b 11 12 0 1\nstartpos\n";
+        let from_tags = parse_openings(&rules, tagged).unwrap();
+        assert_eq!(from_tags[0].moves, ["@a1", "@f5"]);
+        assert_eq!(from_tags[1], o[1]);
+        assert_eq!(from_tags[2], Opening::startpos());
+        let mut records = String::new();
+        for opening in [&o[0], &o[0], &o[2]] {
+            let mut r = GameRecord::default();
+            r.set_tag("Opening", opening.describe());
+            records += &r.write();
+        }
+        assert_eq!(
+            parse_openings(&rules, &records).unwrap(),
+            vec![o[0].clone(), o[2].clone()]
+        );
+        assert!(parse_openings(&rules, "startpos moves @a1 @a1\n").is_err());
         let err = parse_openings(&rules, "@c3 @c3\n").unwrap_err();
         assert!(format!("{err:#}").contains("line 1"), "{err:#}");
         assert!(parse_openings(&rules, "# nothing\n").is_err());

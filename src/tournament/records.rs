@@ -12,8 +12,10 @@
 //!
 //! Differences from PGN, chosen to keep the reader trivial and the format
 //! lossless for opaque engine data:
-//! * Moves are opaque whitespace-free tokens; there are no comments,
-//!   variations or NAGs. The reader skips move numbers (`12.` or `12...`).
+//! * Moves are opaque whitespace-free tokens, each optionally followed by
+//!   one `{comment}` (no `}` inside); there are no variations or NAGs. The
+//!   reader skips move numbers (`12.` or `12...`). When the `FEN` tag has
+//!   Black to move, the first move is numbered `1...`.
 //! * Tag values escape `"` and `\` with a backslash as in PGN, and also
 //!   newline / carriage return as `\n` / `\r`, so that free text such as an
 //!   engine's error output cannot break the one-tag-per-line structure.
@@ -54,6 +56,8 @@ pub enum GameResult {
 pub struct GameRecord {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<String>,
+    /// Per move, its comment (empty for none); may be shorter than `moves`.
+    pub comments: Vec<String>,
     pub result: GameResult,
 }
 
@@ -91,6 +95,10 @@ pub enum RecordError {
         line: usize,
         tag: GameResult,
         trailer: GameResult,
+    },
+    /// A `{` comment is not closed before the game's end, or holds a `{`.
+    UnterminatedComment {
+        line: usize,
     },
     /// Something follows the result token on the same line.
     TextAfterResult {
@@ -201,14 +209,21 @@ impl GameRecord {
 
         let mut line = String::new();
         let mut width = 0;
+        let offset = usize::from(self.black_starts());
         for (i, mv) in self.moves.iter().enumerate() {
             // The move number travels with its move so that a wrapped line
             // never ends in a dangling "12.".
-            let unit = if i % 2 == 0 {
-                format!("{}. {mv}", i / 2 + 1)
+            let ply = i + offset;
+            let mut unit = if ply % 2 == 0 {
+                format!("{}. {mv}", ply / 2 + 1)
+            } else if i == 0 {
+                format!("{}... {mv}", ply / 2 + 1)
             } else {
                 mv.clone()
             };
+            if let Some(comment) = self.comments.get(i).filter(|c| !c.is_empty()) {
+                unit += &format!(" {{{comment}}}");
+            }
             let unit_width = unit.chars().count();
             if width > 0 && width + 1 + unit_width > LINE_WIDTH {
                 out.push_str(&line);
@@ -230,6 +245,13 @@ impl GameRecord {
         out.push_str(self.result.as_str());
         out.push_str("\n\n");
         out
+    }
+
+    /// Whether the `FEN` tag has Black (player 2) to move.
+    fn black_starts(&self) -> bool {
+        self.tag("FEN")
+            .and_then(|fen| fen.split_whitespace().nth(1))
+            .is_some_and(|side| side == "b")
     }
 
     /// Reads every game in `text`. Blank lines are optional between games
@@ -257,6 +279,31 @@ impl GameRecord {
             let mut tokens = content.split_whitespace();
             let mut trailer = None;
             for token in tokens.by_ref() {
+                if let Some(comment) = &mut game.comment {
+                    if token.contains('{') {
+                        return Err(RecordError::UnterminatedComment { line });
+                    }
+                    match token.strip_suffix('}') {
+                        Some(last) => {
+                            push_word(comment, last);
+                            let text = game.comment.take().expect("in a comment");
+                            game.attach_comment(text);
+                        }
+                        None => push_word(comment, token),
+                    }
+                    continue;
+                }
+                if let Some(opened) = token.strip_prefix('{') {
+                    game.comment = Some(String::new());
+                    match opened.strip_suffix('}') {
+                        Some(whole) => {
+                            game.comment = None;
+                            game.attach_comment(whole.to_string());
+                        }
+                        None => push_word(game.comment.as_mut().expect("just set"), opened),
+                    }
+                    continue;
+                }
                 if let Some(result) = GameResult::from_token(token) {
                     trailer = Some(result);
                     break;
@@ -273,6 +320,9 @@ impl GameRecord {
                     });
                 }
                 let game = current.take().expect("a game is in progress");
+                if game.comment.is_some() {
+                    return Err(RecordError::UnterminatedComment { line });
+                }
                 games.push(game.finish(result, line)?);
             }
         }
@@ -316,6 +366,12 @@ impl fmt::Display for RecordError {
                 "line {line}: result {trailer} at the end of the moves \
                  contradicts Result tag {tag}"
             ),
+            RecordError::UnterminatedComment { line } => {
+                write!(
+                    f,
+                    "line {line}: a {{comment}} is not closed (or holds a '{{')"
+                )
+            }
             RecordError::TextAfterResult { line, token } => write!(
                 f,
                 "line {line}: unexpected {token:?} after the result that ends the game"
@@ -342,6 +398,15 @@ struct PartialGame {
     record: GameRecord,
     result_tag: Option<GameResult>,
     in_moves: bool,
+    /// The text of a `{` comment still open.
+    comment: Option<String>,
+}
+
+fn push_word(text: &mut String, word: &str) {
+    if !text.is_empty() && !word.is_empty() {
+        text.push(' ');
+    }
+    text.push_str(word);
 }
 
 impl PartialGame {
@@ -351,6 +416,17 @@ impl PartialGame {
             record: GameRecord::default(),
             result_tag: None,
             in_moves: false,
+            comment: None,
+        }
+    }
+
+    /// Gives the last move its comment (a comment before any move is
+    /// dropped, as nothing can carry it).
+    fn attach_comment(&mut self, text: String) {
+        let moves = self.record.moves.len();
+        if moves > 0 {
+            self.record.comments.resize(moves, String::new());
+            self.record.comments[moves - 1] = text;
         }
     }
 
@@ -567,6 +643,36 @@ mod tests {
             .collect();
         let expected: Vec<String> = (1..=38).map(|n| format!("{n}.")).collect();
         assert_eq!(numbers, expected, "75 moves need numbers 1..=38");
+    }
+
+    #[test]
+    fn comments_round_trip_and_black_starts_at_one_ellipsis() {
+        let mut r = record(&["@c3", "@d4", "c3c4"], GameResult::Draw);
+        r.comments = vec![
+            String::new(),
+            "+0.35/7 0.120s".into(),
+            "-1.00/2 0.004s".into(),
+        ];
+        r.set_tag("FEN", "6/6/6/2W3/6 b 11 12 0 1");
+        let text = r.write();
+        assert!(
+            text.contains("1... @c3 2. @d4 {+0.35/7 0.120s} c3c4 {-1.00/2 0.004s}\n"),
+            "{text}"
+        );
+        assert_eq!(GameRecord::parse_all(&text).unwrap(), vec![r]);
+        let spread = "[Result \"*\"]\n1. @a1 { a\nlong   one } @b2 {x} *\n";
+        let game = &GameRecord::parse_all(spread).unwrap()[0];
+        assert_eq!(game.moves, ["@a1", "@b2"]);
+        assert_eq!(game.comments, ["a long one", "x"]);
+        // A result inside a comment is comment text: the game never ends.
+        assert_eq!(
+            parse_err("[Result \"*\"]\n1. @a1 {open *\n"),
+            RecordError::UnexpectedEof { line: 1 }
+        );
+        assert_eq!(
+            parse_err("[Result \"*\"]\n1. @a1 {a {b} *\n"),
+            RecordError::UnterminatedComment { line: 2 }
+        );
     }
 
     #[test]

@@ -1,27 +1,34 @@
 //! Running a whole match: a pool of worker threads plays the schedule, the
 //! calling thread gathers results, writes records, shows progress and stops
-//! the run when the SPRT is decided.
+//! the run when the SPRT is decided or a signal arrives.
 //!
 //! Each worker keeps its own engine processes and reuses them from game to
 //! game (`uginewgame`/`ucinewgame` in between), which is what makes
 //! thousands of short games cheap; a process that misbehaved is killed and a
 //! fresh one started for the worker's next game, so one crash never leaks
 //! into another game.
+//!
+//! Memory does not grow with the number of games: a finished game goes to
+//! the records file and the tallies (and to the caller's `on_game`), and is
+//! then dropped.
 
 use super::cli::MatchConfig;
 use super::engine_process::{EngineError, EngineProcess};
-use super::game::{self, Forfeit, GameReport, Termination};
+use super::game::{self, Forfeit, GameReport, Termination, TimeControl};
+use super::interrupt;
 use super::progress::Progress;
 use super::records::{GameRecord, GameResult};
+use super::resume::{self, RunId};
 use super::schedule::{self, Job};
 use super::stats::{self, SprtResult};
 use super::tally::PairTally;
 use crate::rules::{Outcome, Player};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -37,45 +44,72 @@ pub struct PlayedGame {
 pub struct MatchReport {
     /// One per pairing, in schedule order.
     pub tallies: Vec<PairTally>,
-    /// In schedule order (not finishing order).
-    pub games: Vec<PlayedGame>,
     /// Per engine: processes killed after misbehaving (and so restarted if
     /// they had more games to play).
     pub restarts: Vec<(String, usize)>,
     pub sprt: Option<SprtResult>,
+    /// Games in this run's share of the schedule.
     pub scheduled: usize,
+    /// Games finished by this invocation.
+    pub played: usize,
+    /// Games of an interrupted run taken from the records file.
+    pub resumed: usize,
     pub elapsed: Duration,
+    /// Stopped by SIGINT or SIGTERM.
+    pub interrupted: bool,
+    pub run: RunId,
 }
 
 /// What workers share.
 struct Shared<'a> {
     config: &'a MatchConfig,
+    run: &'a RunId,
     jobs: &'a [Job],
     next: AtomicUsize,
     stop: AtomicBool,
     restarts: Vec<AtomicUsize>,
 }
 
-pub fn run_match(config: &MatchConfig) -> Result<MatchReport> {
+/// Plays the match; `on_game` sees every finished game (in finishing order).
+pub fn run_match(
+    config: &MatchConfig,
+    on_game: &mut dyn FnMut(&PlayedGame),
+) -> Result<MatchReport> {
+    interrupt::install();
     preflight(config)?;
     let started = Instant::now();
     let pairings = schedule::pairings(config.engines.len(), config.format);
-    let jobs = schedule::jobs(&pairings, config.rounds, config.openings.len(), config.seed);
     let mut tallies: Vec<PairTally> = pairings
         .iter()
         .map(|p| PairTally::new(&config.engines[p.a].name, &config.engines[p.b].name))
         .collect();
-    let mut records = open_records(config)?;
+    let (run, done) = resume_state(config, &mut tallies)?;
+    let share: Vec<Job> =
+        schedule::jobs(&pairings, config.rounds, config.openings.len(), config.seed)
+            .into_iter()
+            .filter(|job| config.shard.is_none_or(|s| s.holds(job)))
+            .collect();
+    let scheduled = share.len();
+    let jobs: Vec<Job> = share
+        .into_iter()
+        .filter(|job| !done.contains(&job.index))
+        .collect();
+    let mut records = open_records(config, &run)?;
     let shared = Shared {
         config,
+        run: &run,
         jobs: &jobs,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         restarts: config.engines.iter().map(|_| AtomicUsize::new(0)).collect(),
     };
-    let progress = Progress::new(jobs.len(), !config.quiet);
-    let mut games = Vec::new();
-    let mut sprt = None;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut progress = Progress::new(scheduled, done.len(), !config.quiet);
+    let mut sprt = config.sprt.as_ref().map(|test| tallies[0].sprt(test));
+    if sprt.is_some_and(|r| r.decision.is_some()) {
+        shared.stop.store(true, Ordering::Relaxed);
+    }
+    let mut played = 0;
     thread::scope(|scope| -> Result<()> {
         let (tx, rx) = mpsc::channel();
         for _ in 0..config.concurrency.min(jobs.len()) {
@@ -84,18 +118,30 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchReport> {
             scope.spawn(move || worker(shared, tx));
         }
         drop(tx);
-        for played in rx {
-            let tally = &mut tallies[played.job.pairing];
+        loop {
+            let game = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(game) => game,
+                Err(RecvTimeoutError::Timeout) => {
+                    if interrupt::requested() {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            let tally = &mut tallies[game.job.pairing];
             tally.add(
-                &pair_key(&played.job),
-                outcome_for_a(&played),
-                &played.termination.code(),
+                &pair_key(&game.job),
+                outcome_for_a(&game),
+                &game.termination.code(),
             );
             if let Some(file) = records.as_mut() {
-                file.write_all(played.record.write().as_bytes())
+                file.write_all(game.record.write().as_bytes())
+                    .and_then(|_| file.flush())
                     .context("writing the records file")?;
             }
-            games.push(played);
+            played += 1;
+            on_game(&game);
             if let Some(test) = &config.sprt {
                 let result = tallies[0].sprt(test);
                 if result.decision.is_some() {
@@ -103,12 +149,18 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchReport> {
                 }
                 sprt = Some(result);
             }
-            progress.update(games.len(), &tallies[0], sprt.as_ref());
+            if config.show_games {
+                progress.game_line(&game);
+            }
+            progress.update(&tallies, sprt.as_ref());
+            if config.rating_interval > 0 && progress.done().is_multiple_of(config.rating_interval)
+            {
+                progress.interim(&interim_report(config, &names, &tallies));
+            }
         }
         Ok(())
     })?;
     progress.finish();
-    games.sort_by_key(|g| g.job.index);
     let restarts = config
         .engines
         .iter()
@@ -117,18 +169,98 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchReport> {
         .collect();
     Ok(MatchReport {
         tallies,
-        games,
         restarts,
         sprt,
-        scheduled: jobs.len(),
+        scheduled,
+        played,
+        resumed: done.len(),
         elapsed: started.elapsed(),
+        interrupted: interrupt::requested(),
+        run,
     })
 }
 
-/// Starts each engine once, so a wrong command, a failed handshake or a
-/// different variant stops the run before any game instead of forfeiting
-/// every game.
+/// The statistics every `--rating-interval` games.
+fn interim_report(config: &MatchConfig, names: &[String], tallies: &[PairTally]) -> String {
+    let mut out = String::new();
+    for tally in tallies {
+        out += &tally.report(config.sprt.as_ref());
+    }
+    if names.len() > 2 {
+        out += &super::standings::report(names, tallies);
+    }
+    out
+}
+
+/// The run's identity, and the games of an interrupted run to resume
+/// (added to `tallies`, in schedule order as a live run adds them).
+fn resume_state(
+    config: &MatchConfig,
+    tallies: &mut [PairTally],
+) -> Result<(RunId, HashSet<usize>)> {
+    let fresh = RunId::new(config.seed, resume::fingerprint(&config.describe()));
+    let Some(path) = config.pgn.as_ref().filter(|_| config.resume) else {
+        return Ok((fresh, HashSet::new()));
+    };
+    let Some(resumed) = resume::load(path, &fresh)? else {
+        log::info!("{}: nothing to resume, starting the run", path.display());
+        return Ok((fresh, HashSet::new()));
+    };
+    let mut games: Vec<(usize, &GameRecord)> = Vec::new();
+    for record in &resumed.games {
+        let Some(number) = record.tag("Game").and_then(|n| n.parse::<usize>().ok()) else {
+            bail!("{}: a record of the run has no Game number", path.display());
+        };
+        games.push((number - 1, record));
+    }
+    games.sort_by_key(|(index, _)| *index);
+    let pairings = schedule::pairings(config.engines.len(), config.format);
+    let jobs = schedule::jobs(&pairings, config.rounds, config.openings.len(), config.seed);
+    let mut done = HashSet::new();
+    for (index, record) in games {
+        let Some(job) = jobs.get(index) else {
+            bail!(
+                "{}: game {} is not in the schedule",
+                path.display(),
+                index + 1
+            );
+        };
+        if !done.insert(index) {
+            continue; // written twice; counted once
+        }
+        let white_outcome = match record.result {
+            GameResult::WhiteWins => stats::Outcome::Win,
+            GameResult::BlackWins => stats::Outcome::Loss,
+            GameResult::Draw => stats::Outcome::Draw,
+            GameResult::Unfinished => {
+                done.remove(&index);
+                continue;
+            }
+        };
+        let outcome = if job.swapped {
+            super::flip(white_outcome)
+        } else {
+            white_outcome
+        };
+        let termination = record.tag("Termination").unwrap_or("unknown");
+        tallies[job.pairing].add(&pair_key(job), outcome, termination);
+    }
+    eprintln!(
+        "resuming run {} from {}: {} games already played",
+        resumed.run.tag(),
+        path.display(),
+        done.len()
+    );
+    Ok((resumed.run, done))
+}
+
+/// Starts each engine once, so a wrong command, a failed handshake, a bad
+/// option or other rules stop the run before any game instead of
+/// forfeiting every game.
 fn preflight(config: &MatchConfig) -> Result<()> {
+    if let Some(dir) = config.engines.iter().find_map(|e| e.log_dir.as_ref()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
     for engine in &config.engines {
         EngineProcess::start(engine, &config.rules, config.handshake_timeout)
             .with_context(|| format!("engine '{}'", engine.name))?
@@ -137,32 +269,42 @@ fn preflight(config: &MatchConfig) -> Result<()> {
     Ok(())
 }
 
-fn open_records(config: &MatchConfig) -> Result<Option<File>> {
-    config
-        .pgn
-        .as_ref()
-        .map(|path| {
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("opening {}", path.display()))
-        })
-        .transpose()
+/// Opens the records file for appending, saying so when it already holds
+/// games (of another run, unless resuming this one).
+fn open_records(config: &MatchConfig, run: &RunId) -> Result<Option<File>> {
+    let Some(path) = &config.pgn else {
+        return Ok(None);
+    };
+    let existing = std::fs::metadata(path).map_or(0, |m| m.len());
+    if existing > 0 && !config.quiet {
+        eprintln!(
+            "appending to {} ({existing} bytes already); this run's records are tagged Run \"{}\"",
+            path.display(),
+            run.tag()
+        );
+    }
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
+        .map(Some)
 }
 
 fn worker(shared: &Shared, results: Sender<PlayedGame>) {
     let mut engines: Vec<Option<EngineProcess>> =
         shared.config.engines.iter().map(|_| None).collect();
-    while !shared.stop.load(Ordering::Relaxed) {
+    while !shared.stop.load(Ordering::Relaxed) && !interrupt::requested() {
         let index = shared.next.fetch_add(1, Ordering::Relaxed);
         let Some(job) = shared.jobs.get(index) else {
             break;
         };
-        let report = play_job(shared, job, &mut engines);
+        let Some(report) = play_job(shared, job, &mut engines) else {
+            break; // interrupted: the game is not recorded
+        };
         let played = PlayedGame {
             job: *job,
-            record: record(shared.config, job, &report),
+            record: record(shared.config, shared.run, job, &report),
             termination: report.termination,
         };
         if results.send(played).is_err() {
@@ -175,14 +317,23 @@ fn worker(shared: &Shared, results: Sender<PlayedGame>) {
 }
 
 /// Gets both engines ready and plays the game; an engine that cannot be
-/// made ready forfeits. Misbehaving processes are dropped (killed).
-fn play_job(shared: &Shared, job: &Job, engines: &mut [Option<EngineProcess>]) -> GameReport {
+/// made ready forfeits. Misbehaving processes are dropped (killed). None
+/// when interrupted.
+fn play_job(
+    shared: &Shared,
+    job: &Job,
+    engines: &mut [Option<EngineProcess>],
+) -> Option<GameReport> {
     let config = shared.config;
     let sides = [(Player::White, job.white), (Player::Black, job.black)];
     for (side, index) in sides {
-        if let Err(error) = ready(config, index, &mut engines[index]) {
-            discard(shared, engines, index);
-            return forfeit_before_play(config, job, side, error);
+        match ready(config, index, &mut engines[index]) {
+            Ok(()) => {}
+            Err(EngineError::Interrupted) => return None,
+            Err(error) => {
+                discard(shared, engines, index);
+                return Some(forfeit_before_play(config, job, side, error));
+            }
         }
     }
     let [white, black] = engines
@@ -192,17 +343,19 @@ fn play_job(shared: &Shared, job: &Job, engines: &mut [Option<EngineProcess>]) -
         unreachable!("both engines were made ready above");
     };
     let opening = &config.openings[job.opening];
+    let controls = [config.control(job.white), config.control(job.black)];
     let report = game::play(
         &config.rules,
         opening,
         &config.timing,
+        controls,
         &config.adjudication,
         [white, black],
-    );
+    )?;
     if let Some(side) = report.failed {
         discard(shared, engines, sides[side.index()].1);
     }
-    report
+    Some(report)
 }
 
 fn ready(
@@ -242,9 +395,11 @@ fn forfeit_before_play(
     let opening = config.openings[job.opening]
         .game(rules)
         .expect("openings are checked when loaded");
+    let moves: Vec<String> = opening.moves().iter().map(|m| rules.move_text(m)).collect();
     GameReport {
         termination: Termination::Forfeit { loser: side, why },
-        moves: opening.moves().iter().map(|m| rules.move_text(m)).collect(),
+        comments: vec![String::new(); moves.len()],
+        moves,
         failed: Some(side),
     }
 }
@@ -267,15 +422,26 @@ fn outcome_for_a(played: &PlayedGame) -> stats::Outcome {
     }
 }
 
-/// The game's record: enough tags to replay it (FEN of the start, variant
-/// spec, every move) and to rescore it (names, result, pair).
-fn record(config: &MatchConfig, job: &Job, report: &GameReport) -> GameRecord {
+/// `Hash=16 Style=random`: an engine's options as its record shows them.
+fn options_text(options: &[(String, String)]) -> String {
+    options
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The game's record: the standard tags (Event, Site, Date, Round, White,
+/// Black, Result, TimeControl, FEN), enough to replay it (variant spec,
+/// every move) and to rescore or resume it (run, game number, pair).
+fn record(config: &MatchConfig, run: &RunId, job: &Job, report: &GameReport) -> GameRecord {
     let opening = &config.openings[job.opening];
     let start = opening
         .game(&config.rules)
         .expect("openings are checked when loaded");
     let mut r = GameRecord {
         moves: report.moves.clone(),
+        comments: report.comments.clone(),
         result: match report.termination.outcome() {
             Outcome::Win(Player::White) => GameResult::WhiteWins,
             Outcome::Win(Player::Black) => GameResult::BlackWins,
@@ -283,17 +449,46 @@ fn record(config: &MatchConfig, job: &Job, report: &GameReport) -> GameRecord {
         },
         ..GameRecord::default()
     };
-    r.set_tag("Event", "yote match");
+    let (white, black) = (&config.engines[job.white], &config.engines[job.black]);
+    let [white_tc, black_tc] = [config.control(job.white), config.control(job.black)];
+    r.set_tag("Event", &config.event);
+    r.set_tag("Site", &config.site);
+    r.set_tag("Date", resume::utc_now().pgn_date());
+    r.set_tag("Round", (job.round + 1).to_string());
+    r.set_tag("White", &white.name);
+    r.set_tag("Black", &black.name);
+    r.set_tag("Run", run.tag());
     r.set_tag("Game", (job.index + 1).to_string());
     r.set_tag("Pair", pair_key(job));
-    r.set_tag("White", &config.engines[job.white].name);
-    r.set_tag("Black", &config.engines[job.black].name);
     r.set_tag("Variant", config.rules.variant().spec());
-    r.set_tag("TimeControl", config.timing.control.to_string());
+    if white_tc == black_tc {
+        r.set_tag("TimeControl", white_tc.pgn());
+    } else {
+        r.set_tag("WhiteTimeControl", white_tc.pgn());
+        r.set_tag("BlackTimeControl", black_tc.pgn());
+    }
+    if !white_tc.is_clock() || !black_tc.is_clock() {
+        r.set_tag("Limit", limit_text(white_tc, black_tc));
+    }
+    if !white.options.is_empty() {
+        r.set_tag("WhiteOptions", options_text(&white.options));
+    }
+    if !black.options.is_empty() {
+        r.set_tag("BlackOptions", options_text(&black.options));
+    }
     r.set_tag("FEN", config.rules.position_text(start.start()));
     r.set_tag("Opening", opening.describe());
     r.set_tag("Plies", report.moves.len().to_string());
     r.set_tag("Termination", report.termination.code());
     r.set_tag("Reason", report.termination.to_string());
     r
+}
+
+/// A fixed per-move limit, which PGN's TimeControl cannot say.
+fn limit_text(white: TimeControl, black: TimeControl) -> String {
+    if white == black {
+        white.to_string()
+    } else {
+        format!("{white} / {black}")
+    }
 }

@@ -37,6 +37,23 @@ pub struct Job {
     pub opening: usize,
 }
 
+/// Share K of N of a match (`--shard K/N`, `index` = K - 1): the game pairs
+/// whose number in the full schedule is K - 1 modulo N. Every machine
+/// computes the same full schedule from the seed and keeps its share, so
+/// shares never overlap and together are the whole match; both games of a
+/// pair stay on one machine, as the pentanomial statistics need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn holds(&self, job: &Job) -> bool {
+        (job.index / 2) % self.count == self.index
+    }
+}
+
 pub fn pairings(engines: usize, format: Format) -> Vec<Pairing> {
     match format {
         Format::Gauntlet => (1..engines).map(|b| Pairing { a: 0, b }).collect(),
@@ -107,5 +124,32 @@ mod tests {
         }
         assert_eq!(j[18].opening, 0, "round 3 reuses opening 0 of 3");
         assert!(j.iter().enumerate().all(|(i, job)| job.index == i));
+    }
+
+    #[test]
+    fn shards_partition_the_schedule_by_pairs() {
+        let j = jobs(&pairings(3, Format::RoundRobin), 5, 5, 1);
+        let shares: Vec<Vec<usize>> = (0..4)
+            .map(|index| {
+                let shard = Shard { index, count: 4 };
+                j.iter()
+                    .filter(|job| shard.holds(job))
+                    .map(|job| job.index)
+                    .collect()
+            })
+            .collect();
+        let mut all: Vec<usize> = shares.concat();
+        all.sort_unstable();
+        assert_eq!(
+            all,
+            (0..j.len()).collect::<Vec<_>>(),
+            "every game exactly once"
+        );
+        for share in &shares {
+            assert!(
+                share.chunks(2).all(|p| p[0] / 2 == p[1] / 2),
+                "pairs stay whole"
+            );
+        }
     }
 }

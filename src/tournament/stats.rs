@@ -21,15 +21,14 @@ const Z_95: f64 = 1.959_963_984_540_054;
 
 /// Count given to empty bins before computing the SPRT LLR.
 ///
-/// Fishtest's `regularize` does exactly this (zero bins only, other bins
-/// untouched). Without it, early samples such as "3 wins, nothing else" have
-/// zero variance and the LLR divides by zero; 1e-3 is small enough that it
-/// has no visible effect once a few dozen games have been played.
+/// fastchess's and fishtest's `regularize` does exactly this (zero bins only,
+/// other bins untouched). Without it the maximum-likelihood distribution
+/// under H0 or H1 could need mass on an outcome never seen, and the LLR
+/// would be infinite.
 const EMPTY_BIN_COUNT: f64 = 1e-3;
 
-/// Pseudo-count added to every bin by the guard of [`Sprt::pentanomial_guarded`]
-/// (a Jeffreys-style prior: half a sample per outcome).
-const PRIOR_BIN_COUNT: f64 = 0.5;
+/// `800 / ln 10`: converts a normalised score difference into nElo.
+const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// Result of one game from engine A's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +73,7 @@ pub struct EloEstimate {
 }
 
 /// Sequential probability ratio test of H0: `elo == elo0` against
-/// H1: `elo == elo1`, in logistic Elo.
+/// H1: `elo == elo1`, with Elo in the unit of `model`.
 ///
 /// Expected: `elo0 < elo1` and `alpha`, `beta` in (0, 1); typical fishtest
 /// settings are `{ elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 }`.
@@ -84,6 +83,28 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    pub model: SprtModel,
+}
+
+/// What the SPRT's Elo bounds are measured in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SprtModel {
+    /// Logistic Elo: the hypotheses fix the expected score.
+    #[default]
+    Logistic,
+    /// Normalised Elo (nElo): the hypotheses fix the expected score's
+    /// distance from 0.5 in standard deviations, so the bounds mean the same
+    /// whatever the draw rate (fishtest's and fastchess's `normalized`).
+    Normalized,
+}
+
+impl SprtModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtModel::Logistic => "logistic",
+            SprtModel::Normalized => "normalized",
+        }
+    }
 }
 
 /// Which hypothesis an SPRT accepted.
@@ -147,23 +168,25 @@ impl Trinomial {
         Moments::of(&Self::VALUES, &self.counts()).map(|m| m.elo_estimate())
     }
 
-    /// Likelihood of superiority, Phi((W - L) / sqrt(W + L)).
-    ///
-    /// Draws carry no information about which engine is stronger in this
-    /// formula; with no decisive games the answer is 0.5.
+    /// Likelihood of superiority, Phi((mean - 0.5) / standard error), with
+    /// the per-game variance (fastchess); 0.5 when there is no information.
     pub fn los(&self) -> f64 {
-        let decisive = (self.wins + self.losses) as f64;
-        if decisive == 0.0 {
-            return 0.5;
-        }
-        normal_cdf((self.wins as f64 - self.losses as f64) / decisive.sqrt())
+        los(Moments::of(&Self::VALUES, &self.counts()))
     }
 
-    /// E.g. `Elo +12.3 ± 8.1 (95%), LOS 99.1%, games 400 (W 150 D 100 L 150)`.
+    /// Normalised Elo with its 95% interval: the score's distance from 0.5
+    /// in per-game standard deviations, times 800 / ln 10.
+    pub fn nelo(&self) -> Option<EloEstimate> {
+        Moments::of(&Self::VALUES, &self.counts()).map(|m| m.nelo_estimate(1.0))
+    }
+
+    /// E.g. `Elo +12.3 ± 8.1 (95%), nElo +17.0 ± 11.3, LOS 99.1%, games 400
+    /// (W 150 D 100 L 150)`.
     pub fn summary(&self) -> String {
         format!(
-            "{}, LOS {:.1}%, games {} (W {} D {} L {})",
+            "{}, {}, LOS {:.1}%, games {} (W {} D {} L {})",
             format_elo(self.elo()),
+            format_nelo(self.nelo()),
             100.0 * self.los(),
             self.games(),
             self.wins,
@@ -199,30 +222,25 @@ impl Pentanomial {
     /// Likelihood of superiority, Phi((mean - 0.5) / standard error), using
     /// the per-pair variance; 0.5 when there is no information.
     pub fn los(&self) -> f64 {
-        match Moments::of(&Self::VALUES, &self.counts()) {
-            None => 0.5,
-            Some(m) => {
-                let deviation = m.mean - 0.5;
-                let se = m.standard_error();
-                if se > 0.0 {
-                    normal_cdf(deviation / se)
-                } else if deviation > 0.0 {
-                    1.0
-                } else if deviation < 0.0 {
-                    0.0
-                } else {
-                    0.5
-                }
-            }
-        }
+        los(Moments::of(&Self::VALUES, &self.counts()))
     }
 
-    /// E.g. `Elo +12.3 ± 6.0 (95%), LOS 99.9%, pairs 200 [10, 40, 80, 50, 20]`.
+    /// Normalised Elo with its 95% interval: the per-game normalised score's
+    /// distance from 0.5 in units of sqrt(2) times the per-pair standard
+    /// deviation (fastchess, fishtest), times 800 / ln 10.
+    pub fn nelo(&self) -> Option<EloEstimate> {
+        Moments::of(&Self::VALUES, &self.counts())
+            .map(|m| m.nelo_estimate(std::f64::consts::SQRT_2))
+    }
+
+    /// E.g. `Elo +12.3 ± 6.0 (95%), nElo +20.1 ± 9.8, LOS 99.9%, pairs 200
+    /// [10, 40, 80, 50, 20]`.
     pub fn summary(&self) -> String {
         let [a, b, c, d, e] = self.0;
         format!(
-            "{}, LOS {:.1}%, pairs {} [{a}, {b}, {c}, {d}, {e}]",
+            "{}, {}, LOS {:.1}%, pairs {} [{a}, {b}, {c}, {d}, {e}]",
             format_elo(self.elo()),
+            format_nelo(self.nelo()),
             100.0 * self.los(),
             self.pairs()
         )
@@ -258,48 +276,44 @@ impl Sprt {
 
     /// Evaluates the test treating games as independent.
     pub fn trinomial(&self, counts: &Trinomial) -> SprtResult {
-        self.evaluate(&Trinomial::VALUES, &counts.counts())
+        self.evaluate(&Trinomial::VALUES, &counts.counts(), 1.0)
     }
 
-    /// Evaluates the test on game pairs, as fishtest does for paired openings.
+    /// Evaluates the test on game pairs, as fishtest and fastchess do for
+    /// paired openings.
     pub fn pentanomial(&self, counts: &Pentanomial) -> SprtResult {
-        self.evaluate(&Pentanomial::VALUES, &counts.counts())
+        self.evaluate(
+            &Pentanomial::VALUES,
+            &counts.counts(),
+            std::f64::consts::SQRT_2,
+        )
     }
 
-    /// [`Sprt::pentanomial`], but a decision counts only if the LLR computed
-    /// with half a pair added to every bin crosses the same bound.
-    ///
-    /// Why: while every pair so far scored the same (deterministic engines
-    /// often draw or split every pair), the sample variance is nearly zero
-    /// and the fishtest LLR crosses a bound after one pair, or reaches -20
-    /// after eleven 1–1 pairs. The prior keeps the variance honest on small
-    /// samples and fades as pairs accumulate, so long runs decide exactly as
-    /// fishtest does. The reported LLR is fishtest's.
-    pub fn pentanomial_guarded(&self, counts: &Pentanomial) -> SprtResult {
-        let mut result = self.pentanomial(counts);
-        let smoothed = counts.counts().map(|c| c + PRIOR_BIN_COUNT);
-        let guard = self.evaluate(&Pentanomial::VALUES, &smoothed);
-        if guard.decision != result.decision {
-            result.decision = None;
-        }
-        result
-    }
-
-    /// Van den Bergh's normal approximation to the generalised LLR (fishtest's
-    /// `LLR_alt2`): N (s1 - s0) (2 mu - s0 - s1) / (2 var), where mu and var
-    /// are the sample mean and variance per sample (game or pair) and s0, s1
-    /// the expected scores under the two hypotheses. Current fishtest solves
-    /// for the exact MLE instead; the two agree closely for the small Elo
-    /// margins SPRTs are run with.
-    fn evaluate(&self, values: &[f64], counts: &[f64]) -> SprtResult {
+    /// The generalised log-likelihood ratio, exact: the sample's empirical
+    /// distribution against the most likely distribution under each
+    /// hypothesis (Van den Bergh, "Comments on normalized Elo", prop. 1.1 for
+    /// a fixed mean, section 4.1 for a fixed normalised mean), which is what
+    /// fastchess and fishtest compute. `nelo_per_sample` converts nElo into
+    /// the per-sample t of the normalised model (sqrt 2 for a pair).
+    fn evaluate(&self, values: &[f64], counts: &[f64], nelo_per_sample: f64) -> SprtResult {
         let regularised: Vec<f64> = counts
             .iter()
             .map(|&c| if c == 0.0 { EMPTY_BIN_COUNT } else { c })
             .collect();
-        let m = Moments::of(values, &regularised).expect("regularised counts are always positive");
-        let s0 = score_from_elo(self.elo0);
-        let s1 = score_from_elo(self.elo1);
-        let llr = m.n * (s1 - s0) * (2.0 * m.mean - s0 - s1) / (2.0 * m.variance);
+        let n: f64 = regularised.iter().sum();
+        let observed: Vec<f64> = regularised.iter().map(|c| c / n).collect();
+        let fitted = |elo: f64| match self.model {
+            SprtModel::Logistic => mle_with_mean(values, &observed, score_from_elo(elo)),
+            SprtModel::Normalized => {
+                mle_with_normalised_mean(values, &observed, nelo_per_sample * elo / NELO_SCALE)
+            }
+        };
+        let (p0, p1) = (fitted(self.elo0), fitted(self.elo1));
+        let llr = n * observed
+            .iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(o, (a, b))| o * (b.ln() - a.ln()))
+            .sum::<f64>();
         let (lower, upper) = self.bounds();
         let decision = if llr >= upper {
             Some(Hypothesis::H1)
@@ -318,6 +332,82 @@ impl Sprt {
     }
 }
 
+/// The distribution over `values` closest to `observed` (maximum
+/// likelihood) whose mean is `mean`: p_i = q_i / (1 + theta (a_i - mean)),
+/// with theta the root of sum q_i (a_i - mean) / (1 + theta (a_i - mean)).
+/// The root lies where every denominator is positive, and the function
+/// decreases there, so bisection finds it.
+fn mle_with_mean(values: &[f64], observed: &[f64], mean: f64) -> Vec<f64> {
+    let shifted: Vec<f64> = values.iter().map(|a| a - mean).collect();
+    let theta = root_of_constraint(&shifted, observed);
+    observed
+        .iter()
+        .zip(&shifted)
+        .map(|(q, d)| q / (1.0 + theta * d))
+        .collect()
+}
+
+/// The distribution over `values` closest to `observed` with
+/// (mean - 0.5) / sd = t: the fixed-point iteration of Van den Bergh's
+/// section 4.1, each step a [`root_of_constraint`] on
+/// phi_i = a_i - 0.5 - t sd (1 + ((a_i - mean) / sd)^2) / 2.
+fn mle_with_normalised_mean(values: &[f64], observed: &[f64], t: f64) -> Vec<f64> {
+    let mut p = vec![1.0 / values.len() as f64; values.len()];
+    for _ in 0..1000 {
+        let m = Moments::of(values, &p).expect("a distribution has mass");
+        let sd = m.variance.sqrt();
+        let phi: Vec<f64> = values
+            .iter()
+            .map(|a| a - 0.5 - 0.5 * t * sd * (1.0 + ((a - m.mean) / sd).powi(2)))
+            .collect();
+        let theta = root_of_constraint(&phi, observed);
+        let next: Vec<f64> = observed
+            .iter()
+            .zip(&phi)
+            .map(|(q, f)| q / (1.0 + theta * f))
+            .collect();
+        let change = next
+            .iter()
+            .zip(&p)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        p = next;
+        if change < 1e-10 {
+            break;
+        }
+    }
+    p
+}
+
+/// The theta in (-1 / max d, -1 / min d) where
+/// sum q_i d_i / (1 + theta d_i) = 0, by bisection to machine precision.
+/// The d_i must straddle zero, which holds for every hypothesis strictly
+/// inside the range of the values.
+fn root_of_constraint(d: &[f64], q: &[f64]) -> f64 {
+    let f = |theta: f64| {
+        d.iter()
+            .zip(q)
+            .map(|(d, q)| q * d / (1.0 + theta * d))
+            .sum::<f64>()
+    };
+    let max = d.iter().copied().fold(f64::MIN, f64::max);
+    let min = d.iter().copied().fold(f64::MAX, f64::min);
+    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
+    // f decreases from +inf at lo to -inf at hi.
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 impl SprtResult {
     /// E.g. `LLR 1.23 (-2.94, 2.94) [0, 5]`, plus ` H0 accepted` /
     /// ` H1 accepted` once decided.
@@ -327,8 +417,12 @@ impl SprtResult {
             Some(Hypothesis::H0) => " H0 accepted",
             Some(Hypothesis::H1) => " H1 accepted",
         };
+        let unit = match self.sprt.model {
+            SprtModel::Logistic => "",
+            SprtModel::Normalized => " nElo",
+        };
         format!(
-            "LLR {:.2} ({:.2}, {:.2}) [{}, {}]{verdict}",
+            "LLR {:.2} ({:.2}, {:.2}) [{}, {}]{unit}{verdict}",
             self.llr, self.lower, self.upper, self.sprt.elo0, self.sprt.elo1
         )
     }
@@ -372,12 +466,58 @@ impl Moments {
             upper: elo_from_score(self.mean + margin),
         }
     }
+
+    /// nElo of the mean and of the interval's ends; `spread` is how many
+    /// sample standard deviations make one per-game deviation (sqrt 2 for
+    /// pairs). A sample without spread has no nElo (infinite).
+    fn nelo_estimate(&self, spread: f64) -> EloEstimate {
+        let sd = spread * self.variance.sqrt();
+        let nelo = |score: f64| {
+            let d = score - 0.5;
+            if sd > 0.0 {
+                d / sd * NELO_SCALE
+            } else if d == 0.0 {
+                0.0
+            } else {
+                d.signum() * f64::INFINITY
+            }
+        };
+        let margin = Z_95 * self.standard_error();
+        EloEstimate {
+            elo: nelo(self.mean),
+            lower: nelo(self.mean - margin),
+            upper: nelo(self.mean + margin),
+        }
+    }
+}
+
+/// Phi((mean - 0.5) / se); certain when the sample has no spread.
+fn los(moments: Option<Moments>) -> f64 {
+    let Some(m) = moments else { return 0.5 };
+    let deviation = m.mean - 0.5;
+    let se = m.standard_error();
+    if se > 0.0 {
+        normal_cdf(deviation / se)
+    } else if deviation > 0.0 {
+        1.0
+    } else if deviation < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
 }
 
 fn format_elo(estimate: Option<EloEstimate>) -> String {
     match estimate {
         None => "Elo n/a".to_string(),
         Some(e) => format!("Elo {:+.1} ± {:.1} (95%)", e.elo, e.error()),
+    }
+}
+
+fn format_nelo(estimate: Option<EloEstimate>) -> String {
+    match estimate {
+        None => "nElo n/a".to_string(),
+        Some(e) => format!("nElo {:+.1} ± {:.1}", e.elo, e.error()),
     }
 }
 
@@ -420,7 +560,17 @@ mod tests {
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
+        model: SprtModel::Logistic,
     };
+
+    fn test(elo0: f64, elo1: f64, model: SprtModel) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            model,
+            ..FISHTEST
+        }
+    }
 
     #[test]
     fn elo_from_score_known_values() {
@@ -530,13 +680,15 @@ mod tests {
 
     #[test]
     fn los_known_values() {
-        // (60 - 40) / sqrt(100) = 2 -> Phi(2) = 0.97725
+        // W 60 D 100 L 40: mean 0.55, var 0.1225, se = sqrt(0.1225/200),
+        // z = 0.05 / 0.0247487 = 2.020305 -> Phi = 0.978324 (fastchess's
+        // per-game-variance formula; scripts/match_stats_reference.py).
         let t = Trinomial {
             wins: 60,
-            draws: 500,
+            draws: 100,
             losses: 40,
         };
-        assert_close(t.los(), 0.977_249_868, 1e-6);
+        assert_close(t.los(), 0.978_324, 1e-6);
         assert_eq!(Trinomial::default().los(), 0.5);
         let level = Trinomial {
             wins: 7,
@@ -561,39 +713,77 @@ mod tests {
         assert_close(upper, 2.944_439, 1e-6);
     }
 
+    /// Every value below is printed by scripts/match_stats_reference.py, an
+    /// independent implementation of the published formulas.
     #[test]
-    fn sprt_pentanomial_llr_hand_computed() {
-        // Pairs [5, 20, 40, 25, 10], N = 100, values 0, .25, .5, .75, 1:
-        //   mu  = (20*.25 + 40*.5 + 25*.75 + 10*1) / 100 = 0.5375
-        //   E[x^2] = (20*.0625 + 40*.25 + 25*.5625 + 10*1) / 100 = 0.353125
-        //   var = 0.353125 - 0.5375^2 = 0.06421875
-        //   s0 = 0.5, s1 = 1 / (1 + 10^(-5/400)) = 0.5071951
-        //   LLR = 100 * 0.0071951 * (1.075 - 0.5 - 0.5071951) / (2 * 0.06421875)
-        //       = 100 * 0.0071951 * 0.0678049 / 0.1284375 = 0.37984
-        let r = FISHTEST.pentanomial(&Pentanomial([5, 20, 40, 25, 10]));
-        assert_close(r.llr, 0.379_84, 1e-4);
-        assert_eq!(r.decision, None);
+    fn sprt_llr_matches_the_published_formulas() {
+        use SprtModel::{Logistic, Normalized};
+        let penta = [
+            // The case: the old normal approximation gave 1365.
+            ([0, 0, 0, 0, 19], 0.0, 10.0, 0.539_051, 0.757_460),
+            ([5, 20, 40, 25, 10], 0.0, 5.0, 0.374_955, 0.278_310),
+            ([100, 400, 800, 500, 200], 0.0, 5.0, 7.499_105, 5.566_193),
+            ([200, 500, 800, 400, 100], 0.0, 5.0, -9.040_144, -6.387_283),
+            // Eleven split pairs: the approximation gave below -20.
+            ([0, 0, 11, 0, 0], 0.0, 10.0, -0.314_897, -0.015_206),
+            ([13, 61, 133, 77, 16], -1.0, 3.0, 0.549_590, 0.368_648),
+        ];
+        for (counts, elo0, elo1, logistic, normalized) in penta {
+            let p = Pentanomial(counts);
+            assert_close(
+                test(elo0, elo1, Logistic).pentanomial(&p).llr,
+                logistic,
+                1e-5,
+            );
+            assert_close(
+                test(elo0, elo1, Normalized).pentanomial(&p).llr,
+                normalized,
+                1e-5,
+            );
+        }
+        let tri = [
+            ((60, 100, 40), 0.0, 5.0, 0.534_944, 0.386_431),
+            ((216, 203, 181), 0.0, 10.0, 1.147_530, 0.990_024),
+        ];
+        for ((wins, draws, losses), elo0, elo1, logistic, normalized) in tri {
+            let t = Trinomial {
+                wins,
+                draws,
+                losses,
+            };
+            assert_close(test(elo0, elo1, Logistic).trinomial(&t).llr, logistic, 1e-5);
+            assert_close(
+                test(elo0, elo1, Normalized).trinomial(&t).llr,
+                normalized,
+                1e-5,
+            );
+        }
     }
 
     #[test]
-    fn sprt_trinomial_llr_hand_computed() {
-        // W 60 D 100 L 40, N = 200, values 0, .5, 1:
-        //   mu  = (100*.5 + 60) / 200 = 0.55
-        //   var = (40*.3025 + 100*.0025 + 60*.2025) / 200 = 0.1225
-        //   LLR = 200 * 0.0071951 * (1.1 - 1.0071951) / (2 * 0.1225)
-        //       = 200 * 0.0071951 * 0.0928049 / 0.245 = 0.54509
+    fn nelo_matches_the_published_formulas() {
+        // (mean - 0.5) / (sqrt 2 * sd_pair) * 800 / ln 10, the interval's ends
+        // likewise (scripts/match_stats_reference.py).
+        let p = Pentanomial([5, 20, 40, 25, 10]).nelo().unwrap();
+        assert_close(p.elo, 36.354_623, 1e-5);
+        assert_close(p.error(), 48.151_231, 1e-5);
+        let p = Pentanomial([13, 61, 133, 77, 16]);
+        assert_close(p.nelo().unwrap().elo, 19.642_111, 1e-5);
+        assert_close(p.elo().unwrap().elo, 12.745_019, 1e-5);
+        assert_close(p.elo().unwrap().error(), 18.070_975, 1e-5);
+        assert_close(p.los(), 0.916_944, 1e-6);
         let t = Trinomial {
-            wins: 60,
-            draws: 100,
-            losses: 40,
+            wins: 216,
+            draws: 203,
+            losses: 181,
         };
-        assert_close(FISHTEST.trinomial(&t).llr, 0.545_09, 1e-4);
+        assert_close(t.nelo().unwrap().elo, 24.979_922, 1e-5);
+        assert_close(t.nelo().unwrap().error(), 27.800_126, 1e-5);
+        assert_close(t.elo().unwrap().error(), 22.664_641, 1e-5);
     }
 
     #[test]
     fn sprt_regularises_empty_bins() {
-        // Unregularised, all-win samples have zero variance and the LLR would
-        // be inf/NaN.
         let early = FISHTEST.trinomial(&Trinomial {
             wins: 3,
             draws: 0,
@@ -603,14 +793,6 @@ mod tests {
         let none = FISHTEST.pentanomial(&Pentanomial::default());
         assert!(none.llr.is_finite(), "{none:?}");
         assert_eq!(none.decision, None);
-        // Non-empty bins are untouched: [1,1,1] gives mu 0.5, var 1/6, and
-        // LLR = 3 * 0.0071951 * (1 - 1.0071951) / (2/6) = -4.6592e-4.
-        let full = FISHTEST.trinomial(&Trinomial {
-            wins: 1,
-            draws: 1,
-            losses: 1,
-        });
-        assert_close(full.llr, -4.6592e-4, 1e-8);
     }
 
     #[test]
@@ -621,38 +803,17 @@ mod tests {
         let weak = FISHTEST.pentanomial(&Pentanomial([200, 500, 800, 400, 100]));
         assert!(weak.llr < weak.lower);
         assert_eq!(weak.decision, Some(Hypothesis::H0));
-    }
-
-    #[test]
-    fn guarded_sprt_ignores_degenerate_samples_but_agrees_on_real_ones() {
-        let test = Sprt {
-            elo1: 10.0,
-            ..FISHTEST
-        };
-        // One won pair, and eleven split pairs: fishtest decides, the guard not.
-        let one = Pentanomial([0, 0, 0, 0, 1]);
-        assert_eq!(test.pentanomial(&one).decision, Some(Hypothesis::H1));
-        assert_eq!(test.pentanomial_guarded(&one).decision, None);
-        let even = Pentanomial([0, 0, 11, 0, 0]);
-        assert!(test.pentanomial(&even).llr < -20.0);
-        assert_eq!(test.pentanomial_guarded(&even).decision, None);
+        // Degenerate early samples no longer decide: one won pair, or eleven
+        // split pairs, stay well inside the bounds.
+        let ten = test(0.0, 10.0, SprtModel::Logistic);
         assert_eq!(
-            test.pentanomial_guarded(&even).llr,
-            test.pentanomial(&even).llr
+            ten.pentanomial(&Pentanomial([0, 0, 0, 0, 1])).decision,
+            None
         );
-        // An engine that loses every pair is still caught within 20 pairs.
         assert_eq!(
-            test.pentanomial_guarded(&Pentanomial([0, 0, 0, 0, 20]))
-                .decision,
-            Some(Hypothesis::H1)
+            ten.pentanomial(&Pentanomial([0, 0, 11, 0, 0])).decision,
+            None
         );
-        for counts in [[100, 400, 800, 500, 200], [200, 500, 800, 400, 100]] {
-            let p = Pentanomial(counts);
-            assert_eq!(
-                FISHTEST.pentanomial_guarded(&p).decision,
-                FISHTEST.pentanomial(&p).decision
-            );
-        }
     }
 
     #[test]
@@ -664,22 +825,22 @@ mod tests {
         };
         assert_eq!(
             t.summary(),
-            "Elo +0.0 ± 29.6 (95%), LOS 50.0%, games 400 (W 150 D 100 L 150)"
+            "Elo +0.0 ± 29.6 (95%), nElo +0.0 ± 34.0, LOS 50.0%, games 400 (W 150 D 100 L 150)"
         );
         assert_eq!(
             Pentanomial::default().summary(),
-            "Elo n/a, LOS 50.0%, pairs 0 [0, 0, 0, 0, 0]"
+            "Elo n/a, nElo n/a, LOS 50.0%, pairs 0 [0, 0, 0, 0, 0]"
         );
         let r = FISHTEST.pentanomial(&Pentanomial([5, 20, 40, 25, 10]));
-        assert_eq!(r.summary(), "LLR 0.38 (-2.94, 2.94) [0, 5]");
-        let odd = Sprt {
-            elo0: -1.5,
-            elo1: 2.5,
-            ..FISHTEST
-        };
+        assert_eq!(r.summary(), "LLR 0.37 (-2.94, 2.94) [0, 5]");
+        let odd = test(-1.5, 2.5, SprtModel::Normalized);
         let decided = odd.pentanomial(&Pentanomial([100, 400, 800, 500, 200]));
         assert!(decided.summary().starts_with("LLR "));
-        assert!(decided.summary().ends_with(" [-1.5, 2.5] H1 accepted"));
+        assert!(
+            decided.summary().ends_with(" [-1.5, 2.5] nElo H1 accepted"),
+            "{}",
+            decided.summary()
+        );
     }
 
     #[test]
@@ -694,7 +855,7 @@ mod tests {
         assert_eq!(e.error(), f64::INFINITY);
         assert_eq!(
             all_wins.summary(),
-            "Elo +inf ± inf (95%), LOS 99.9%, games 10 (W 10 D 0 L 0)"
+            "Elo +inf ± inf (95%), nElo +inf ± inf, LOS 100.0%, games 10 (W 10 D 0 L 0)"
         );
         let all_losses = Pentanomial([3, 0, 0, 0, 0]).elo().unwrap();
         assert_eq!(all_losses.elo, f64::NEG_INFINITY);

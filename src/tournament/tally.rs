@@ -51,9 +51,9 @@ impl PairTally {
         (self.games.wins as f64 + 0.5 * self.games.draws as f64) / n as f64
     }
 
-    /// The guarded pentanomial SPRT (see `Sprt::pentanomial_guarded`).
+    /// The pentanomial SPRT on the pairs complete so far.
     pub fn sprt(&self, test: &Sprt) -> SprtResult {
-        test.pentanomial_guarded(&self.pairs)
+        test.pentanomial(&self.pairs)
     }
 
     /// The end-of-run report for this pairing.

@@ -5,7 +5,17 @@
 //!
 //! `yote-fake-engine [--mode M] [--at N] [--seed S]`, M one of
 //! normal, first, illegal, crash, hang, overrun, garbage, malformed,
-//! wrong-variant (reports a 6x6 start whatever it is told).
+//! wrong-variant (reports a 6x6 start whatever it is told), flood (endless
+//! `info` lines, no `bestmove`), endless-line (bytes without a newline),
+//! orphan (leaves a grandchild holding its output and exits; the
+//! grandchild's pid goes to stderr), double-bestmove (answers every `go`
+//! twice, the second a stale move), extreme-score (reports
+//! `score cp -2147483648`).
+//!
+//! It announces the rule options and `Style` (`random` or `first`) and
+//! answers a bad option name or value with `info string error`, as the real
+//! engine does; it reports its rules as `info string variant <spec>
+//! startpos <position>`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -23,6 +33,11 @@ enum Mode {
     Garbage,
     Malformed,
     WrongVariant,
+    Flood,
+    EndlessLine,
+    Orphan,
+    DoubleBestmove,
+    ExtremeScore,
 }
 
 struct Engine {
@@ -68,6 +83,11 @@ fn parse_args(engine: &mut Engine) {
                     "garbage" => Mode::Garbage,
                     "malformed" => Mode::Malformed,
                     "wrong-variant" => Mode::WrongVariant,
+                    "flood" => Mode::Flood,
+                    "endless-line" => Mode::EndlessLine,
+                    "orphan" => Mode::Orphan,
+                    "double-bestmove" => Mode::DoubleBestmove,
+                    "extreme-score" => Mode::ExtremeScore,
                     _ => Mode::Normal,
                 }
             }
@@ -110,35 +130,63 @@ impl Engine {
         say("id name yote-fake-engine");
         say("id author the yote tests");
         say("option name Variant type string default standard");
+        for name in RULE_OPTIONS {
+            say(&format!("option name {name} type string default ?"));
+        }
+        say("option name Style type combo default random var random var first");
         say(ok);
     }
 
     /// `setoption name <Name> value <v>`: rule options change the variant
-    /// (CamelCase names map to the rules' spec keys); others are ignored.
+    /// (CamelCase names map to the rules' spec keys), `Style` picks random or
+    /// first moves; anything else is refused with an error line.
     fn set_option(&mut self, words: &[&str]) {
         let (Some(name), Some(value)) = (words.get(2), words.get(4)) else {
-            return;
+            return say("info string error: setoption needs name and value");
         };
+        if name.eq_ignore_ascii_case("style") {
+            match *value {
+                "random" => self.mode = Mode::Normal,
+                "first" => self.mode = Mode::First,
+                _ => say(&format!(
+                    "info string error: Style must be random or first, got {value:?}"
+                )),
+            }
+            return;
+        }
         let mut next = self.variant;
         let applied = if name.eq_ignore_ascii_case("variant") {
             Variant::preset(value).map(|v| next = v).is_some()
-        } else {
+        } else if RULE_OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(name)) {
             next.set(&snake_case(name), value).is_ok()
+        } else {
+            return say(&format!("info string error: unknown option {name:?}"));
         };
         if applied && Rules::new(next).is_ok() {
             self.variant = next;
             self.game = Game::new(self.rules());
-            self.report_fen("info string variant");
+            say(&format!(
+                "info string variant {} startpos {}",
+                self.variant.spec(),
+                self.start_text()
+            ));
+        } else {
+            say(&format!(
+                "info string error: bad value {value:?} for {name}"
+            ));
+        }
+    }
+
+    fn start_text(&self) -> String {
+        if self.mode == Mode::WrongVariant {
+            "6/6/6/6/6/6 w 12 12 0 1".to_string()
+        } else {
+            self.game.rules().position_text(self.game.position())
         }
     }
 
     fn report_fen(&self, prefix: &str) {
-        let text = if self.mode == Mode::WrongVariant {
-            "6/6/6/6/6/6 w 12 12 0 1".to_string()
-        } else {
-            self.game.rules().position_text(self.game.position())
-        };
-        say(&format!("{prefix} {text}"));
+        say(&format!("{prefix} {}", self.start_text()));
     }
 
     fn position(&mut self, words: &[&str]) {
@@ -181,11 +229,18 @@ impl Engine {
             }
         };
         let text = self.game.rules().move_text(&list.as_slice()[index]);
-        say(&format!(
-            "info depth 1 score cp {} nodes 1 pv {text}",
+        let score = if self.mode == Mode::ExtremeScore {
+            i64::from(i32::MIN)
+        } else {
             self.material()
-        ));
+        };
+        say(&format!("info depth 1 score cp {score} nodes 1 pv {text}"));
         say(&format!("bestmove {text}"));
+        if self.mode == Mode::DoubleBestmove {
+            // A stale answer: legal now, but not after the opponent's reply.
+            let other = &list.as_slice()[list.len() - 1 - index];
+            say(&format!("bestmove {}", self.game.rules().move_text(other)));
+        }
     }
 
     /// Piece difference for the side to move, in centipawns, so score
@@ -199,7 +254,31 @@ impl Engine {
     /// Does this go's misbehaviour; true when no normal answer must follow.
     fn misbehave(&mut self, words: &[&str]) -> bool {
         match self.mode {
-            Mode::Normal | Mode::First | Mode::WrongVariant => false,
+            Mode::Normal
+            | Mode::First
+            | Mode::WrongVariant
+            | Mode::DoubleBestmove
+            | Mode::ExtremeScore => false,
+            Mode::Flood => loop {
+                say("info depth 1 score cp 0 nodes 1 string flooding the runner");
+            },
+            Mode::EndlessLine => {
+                let mut out = std::io::stdout().lock();
+                let chunk = [b'x'; 4096];
+                let _ = out.write_all(b"info string ");
+                loop {
+                    if out.write_all(&chunk).is_err() {
+                        std::process::exit(1);
+                    }
+                }
+            }
+            Mode::Orphan => {
+                // The grandchild inherits stdout and keeps the pipe open.
+                if let Ok(child) = std::process::Command::new("sleep").arg("1000").spawn() {
+                    eprintln!("grandchild {}", child.id());
+                }
+                std::process::exit(3);
+            }
             Mode::Illegal => {
                 say(&format!("bestmove {}", self.illegal_move()));
                 true
@@ -243,6 +322,24 @@ impl Engine {
         }
     }
 }
+
+/// The rule options the runner sends for variants that are not presets.
+const RULE_OPTIONS: [&str; 14] = [
+    "Rows",
+    "Columns",
+    "Pieces",
+    "Removal",
+    "WinCondition",
+    "NoMoves",
+    "MandatoryCapture",
+    "MultiJump",
+    "BonusTurn",
+    "JumpOwn",
+    "ThreeDraw",
+    "NoCaptureDraw",
+    "NoCaptureOutcome",
+    "RepetitionDraw",
+];
 
 /// `WinCondition` → `win_condition`.
 fn snake_case(name: &str) -> String {

@@ -1,0 +1,197 @@
+//! `yote analyse`: annotated records, marks, determinism, resuming.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_yote");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yote-analyse-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn yote(args: &[&str]) -> Output {
+    let out = Command::new(BIN).args(args).output().expect("run yote");
+    assert!(
+        out.status.success(),
+        "yote {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A small records file from the match runner: the search against the
+/// greedy player, so that there are mistakes to find.
+fn recorded_games(dir: &Path, games: &str) -> PathBuf {
+    let pgn = dir.join("games.pgn");
+    let engine = format!("name=search,cmd={BIN}");
+    let greedy = format!("name=greedy,cmd={BIN},option.Style=greedy");
+    yote(&[
+        "match",
+        "--depth",
+        "2",
+        "--games",
+        games,
+        "--seed",
+        "11",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--engine",
+        &engine,
+        "--engine",
+        &greedy,
+        "--quiet",
+    ]);
+    pgn
+}
+
+fn analyse(pgn: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "analyse",
+        pgn.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    String::from_utf8(yote(&args).stdout).unwrap()
+}
+
+#[test]
+fn annotates_every_move_and_finds_the_weaker_players_errors() {
+    let dir = scratch("annotate");
+    let pgn = recorded_games(&dir, "4");
+    let out = dir.join("out.pgn");
+    let summary = analyse(&pgn, &out, &["--nodes", "5000", "--threads", "2"]);
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    let original = std::fs::read_to_string(&pgn).unwrap();
+    // One comment per move, the moves themselves unchanged.
+    let moves: usize = original
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Plies \""))
+        .map(|n| n.trim_end_matches("\"]").parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(annotated.matches('{').count(), moves, "{annotated}");
+    assert_eq!(annotated.matches("[Annotator \"yote").count(), 4);
+    // The annotated file is still a records file the runner reads.
+    let rescored = yote(&["match", "--rescore", out.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&rescored.stdout).contains("games 4"));
+    // The greedy player makes more errors than the search, and the summary
+    // names a decisive error in every decided game.
+    let per_player: Vec<&str> = summary.lines().skip_while(|l| *l != "Players:").collect();
+    let blunders = |name: &str| -> u32 {
+        let line = per_player
+            .iter()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap();
+        line.split(", ")
+            .find(|f| f.ends_with("blunders"))
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(blunders("greedy") > blunders("search"), "{summary}");
+    assert_eq!(summary.matches("Decisive error").count(), 4, "{summary}");
+    assert!(annotated.contains("?? blunder, best "), "{annotated}");
+}
+
+#[test]
+fn nodes_limit_gives_the_same_output_whatever_the_threads() {
+    let dir = scratch("determinism");
+    let pgn = recorded_games(&dir, "2");
+    let (one, two) = (dir.join("one.pgn"), dir.join("two.pgn"));
+    let s1 = analyse(&pgn, &one, &["--nodes", "3000", "--threads", "1"]);
+    let s2 = analyse(&pgn, &two, &["--nodes", "3000", "--threads", "2"]);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+    let body = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("Annotated"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&s1), body(&s2));
+}
+
+#[test]
+fn an_interrupted_run_resumes_from_its_journal() {
+    let dir = scratch("resume");
+    let pgn = recorded_games(&dir, "2");
+    let (whole, resumed) = (dir.join("whole.pgn"), dir.join("resumed.pgn"));
+    analyse(&pgn, &whole, &["--nodes", "40000", "--threads", "1"]);
+    // Kill a run once its journal holds a few positions.
+    let journal = PathBuf::from(format!("{}.journal", resumed.display()));
+    let mut child = Command::new(BIN)
+        .args([
+            "analyse",
+            pgn.to_str().unwrap(),
+            "-o",
+            resumed.to_str().unwrap(),
+            "--quiet",
+        ])
+        .args(["--nodes", "40000", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let entries =
+        || std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count().saturating_sub(1));
+    while entries() < 3 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = entries();
+    assert!(kept >= 3, "the journal never filled");
+    let out = Command::new(BIN)
+        .args([
+            "analyse",
+            pgn.to_str().unwrap(),
+            "-o",
+            resumed.to_str().unwrap(),
+        ])
+        .args(["--nodes", "40000", "--threads", "1", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("resuming:"), "{stderr}");
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+    assert!(!journal.exists(), "a finished run removes its journal");
+}
+
+#[test]
+fn plain_move_lists_and_bad_input() {
+    let dir = scratch("plain");
+    let plain = dir.join("plain.txt");
+    std::fs::write(&plain, "@c3 @d3 c3c4\n1. @a1 @b1 2. a1a2\n").unwrap();
+    let out = dir.join("plain-out.pgn");
+    let summary = analyse(&plain, &out, &["--depth", "2"]);
+    assert_eq!(summary.matches("Game ").count(), 2, "{summary}");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("1. @a1 {"));
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "@c3 @d3\n@c3 @c3\n").unwrap();
+    let refused = Command::new(BIN)
+        .args(["analyse", bad.to_str().unwrap(), "--depth", "2"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("game 2: ply 2: move '@c3'"), "{err}");
+    let unlimited = Command::new(BIN)
+        .args(["analyse", plain.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!unlimited.status.success());
+    assert!(String::from_utf8_lossy(&unlimited.stderr).contains("--nodes, --depth or --movetime"));
+}
