@@ -887,11 +887,14 @@ fn captures_played_as_two_turns() {
     assert_eq!(e.ask_one("query p1turn"), "response false");
     assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/B4B b 11 9 0 3");
     // Anything but a removal is refused while one is owed; a removal is
-    // refused where none is owed; both keep the previous position.
+    // refused where none is owed; after either the engine answers for no
+    // position until a valid one arrives.
     let out = e.ask(&format!("position fen {owing} moves c3c4"));
     assert!(out[0].contains("owes 1 removal"), "{out:?}");
     let out = e.ask("position startpos moves @c3 xa1");
     assert!(out[0].contains("no removal is owed here"), "{out:?}");
+    assert_eq!(e.ask_one("query fen"), "response none");
+    e.ask(&format!("position fen {owing} moves xc2"));
     assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/B4B b 11 9 0 3");
     // Malformed owed fields get typed errors.
     for (text, reason) in [

@@ -746,7 +746,15 @@ fn find_removal_only(variant: &Variant, s: &Sides, owed: u32, syntax: &MoveSynta
         return Found::Legal(mv.with_removals(removed, hand as u8));
     }
     let mut example = MoveList::with_limit(1);
-    push_with_removals(&mut example, mv, variant.removal, owed, s.enemy, s.enemy_hand, 1);
+    push_with_removals(
+        &mut example,
+        mv,
+        variant.removal,
+        owed,
+        s.enemy,
+        s.enemy_hand,
+        1,
+    );
     Found::WrongRemovals(example.as_slice()[0])
 }
 
