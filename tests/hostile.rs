@@ -3,8 +3,8 @@
 //!
 //! Time bounds are loose (the machine is shared): they catch the old
 //! behaviour (seconds to minutes), not a slow machine. The measured
-//! latencies are in README.md ("Robustness"), from the ignored tests at the
-//! end of this file.
+//! latencies are in README.md ("Robustness under hostile input"), from the
+//! ignored tests at the end of this file.
 
 mod support;
 
