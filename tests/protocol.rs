@@ -128,6 +128,9 @@ fn bad_positions_keep_the_previous_one() {
         assert_eq!(out.len(), 1, "{bad}: {out:?}");
         assert!(out[0].starts_with("info string error"), "{bad}: {out:?}");
         assert!(out[0].contains(token), "{bad}: {out:?} should name {token}");
+        // Until a valid position arrives the engine answers for none.
+        assert_eq!(e.ask_one("query fen"), "response none", "{bad}");
+        e.ask("position startpos moves @a1 @b1 a1a2");
         assert_eq!(e.ask_one("query fen"), good, "{bad}");
     }
     // A capture that leaves nothing to remove has no removal suffix.
@@ -468,12 +471,12 @@ fn commands_during_a_search_do_not_disturb_it() {
     ] {
         e.ask(line);
     }
-    // The running search's info lines may come in between.
-    let out = e.ask("go depth 1");
-    assert!(out.iter().any(|l| l.contains("already running")), "{out:?}");
-    assert!(out.iter().all(|l| !l.starts_with("bestmove")), "{out:?}");
-    e.send("stop");
+    // A `go` during a search stops it: its `bestmove` comes first, then
+    // the new search's.
+    e.send("go depth 1");
     e.bestmove();
+    let new = e.bestmove();
+    assert!(new[0].contains("the running search was stopped"), "{new:?}");
     e.send("go depth 2");
     e.bestmove();
 }
@@ -831,10 +834,11 @@ fn position_commands_that_extend_or_rewrite_the_game() {
     // Same length, different history: rebuilt from the start.
     e.ask("position startpos moves @a1 @f5 a1a2");
     assert_eq!(fen(&mut e), "response 5B/6/6/W5/6 b 11 11 3 2");
-    // An illegal new move keeps the game as it was, history included.
+    // An illegal new move: no position until a valid one, and the next
+    // valid extension still replays onto the game as it was.
     let err = e.ask("position startpos moves @a1 @f5 a1a2 @a2");
     assert!(err[0].contains("move 4"), "{err:?}");
-    assert_eq!(fen(&mut e), "response 5B/6/6/W5/6 b 11 11 3 2");
+    assert_eq!(fen(&mut e), "response none");
     e.ask("position startpos moves @a1 @f5 a1a2 @c3");
     assert_eq!(fen(&mut e), "response 5B/6/2B3/W5/6 w 11 10 4 3");
     // A different base is never taken for an extension.
@@ -888,11 +892,14 @@ fn captures_played_as_two_turns() {
     assert_eq!(e.ask_one("query p1turn"), "response false");
     assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/B4B b 11 9 0 3");
     // Anything but a removal is refused while one is owed; a removal is
-    // refused where none is owed; both keep the previous position.
+    // refused where none is owed; after either the engine answers for no
+    // position until a valid one arrives.
     let out = e.ask(&format!("position fen {owing} moves c3c4"));
     assert!(out[0].contains("owes 1 removal"), "{out:?}");
     let out = e.ask("position startpos moves @c3 xa1");
     assert!(out[0].contains("no removal is owed here"), "{out:?}");
+    assert_eq!(e.ask_one("query fen"), "response none");
+    e.ask(&format!("position fen {owing} moves xc2"));
     assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/B4B b 11 9 0 3");
     // Malformed owed fields get typed errors.
     for (text, reason) in [

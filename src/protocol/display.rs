@@ -127,6 +127,13 @@ pub fn table_line(tables: &Tables, game: &Game) -> Option<String> {
 }
 
 /// `moves`: the legal moves in canonical notation, on one line.
+/// Whether the legal moves are more than a move list holds.
+pub fn too_many_moves(game: &Game) -> bool {
+    let mut list = MoveList::new();
+    game.legal_moves(&mut list);
+    list.is_truncated()
+}
+
 pub fn legal_moves_text(game: &Game) -> Option<String> {
     let mut list = MoveList::new();
     game.legal_moves(&mut list);

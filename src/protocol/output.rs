@@ -5,7 +5,7 @@
 //! `isready`; a GUI reads whole lines, so each line is written and flushed
 //! under one lock and lines from the two threads can never interleave.
 
-use crate::rules::{Move, MoveList, Position, Rules};
+use crate::rules::{Move, Position, Rules};
 use crate::search::{Score, SearchInfo};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -129,14 +129,11 @@ pub fn bestmove_line(best: Option<&Move>, ponder: Option<&Move>, rules: &Rules) 
 /// is being rewritten; the protocol promises GUIs legal lines regardless.
 pub fn legal_prefix(rules: &Rules, root: &Position, pv: &[Move]) -> Vec<Move> {
     let mut pos = *root;
-    let mut list = MoveList::new();
     let mut line = Vec::with_capacity(pv.len());
     for mv in pv {
-        if rules.status(&pos).is_some() {
-            break;
-        }
-        rules.legal_moves(&pos, &mut list);
-        if !list.contains(mv) {
+        // Checked directly: listing every move could take seconds (and
+        // gigabytes) in a large MultiJump position.
+        if rules.status(&pos).is_some() || !rules.is_legal(&pos, mv) {
             break;
         }
         rules.apply(&mut pos, mv);

@@ -25,9 +25,8 @@ use std::time::Instant;
 struct GoContext {
     rules: Rules,
     root: Position,
-    /// The root moves the search may choose from (all legal moves, or the
-    /// `searchmoves`).
-    allowed: Vec<Move>,
+    /// The `searchmoves` (empty: every legal move is allowed).
+    searchmoves: Vec<Move>,
     /// The Ponder option at `go` time: `bestmove … ponder …` only then.
     ponder_option: bool,
     started: Instant,
@@ -47,6 +46,8 @@ struct Shared {
     hold: bool,
     /// `go infinite` (a `ponderhit` does not release it; only `stop` does).
     infinite: bool,
+    /// `stop` was sent for this search.
+    stopped: bool,
     /// The search's result, when it finished while `hold` was on.
     pending: Option<SearchResult>,
     /// The latest report for the best line (multipv 1).
@@ -140,13 +141,7 @@ impl SearchControl {
         self.apply_when_idle();
         let rules = game.rules().clone();
         let root = *game.position();
-        let allowed = if request.searchmoves.is_empty() {
-            let mut list = MoveList::new();
-            game.legal_moves(&mut list);
-            list.iter().copied().collect()
-        } else {
-            request.searchmoves.clone()
-        };
+        let searchmoves = request.searchmoves.clone();
         let move_overhead_ms = lock(&self.engine).options().move_overhead_ms;
         let ply = game.moves().len() as u32;
         let started = Instant::now();
@@ -160,7 +155,7 @@ impl SearchControl {
                 context: Some(GoContext {
                     rules,
                     root,
-                    allowed,
+                    searchmoves,
                     ponder_option,
                     started,
                     limits: request.limits.clone(),
@@ -182,7 +177,18 @@ impl SearchControl {
     /// `stop`: ends the search; its `bestmove` follows at once.
     pub fn stop(&self) {
         lock(&self.engine).stop();
+        lock(&self.shared).stopped = true;
         self.release(true);
+    }
+
+    /// Ends the running search and returns once its `bestmove` is printed
+    /// (within milliseconds: the search polls the stop flag at every move).
+    /// True if `stop` had already been sent for it.
+    pub fn stop_and_wait(&mut self) -> bool {
+        let already = lock(&self.shared).stopped;
+        self.stop();
+        lock(&self.engine).wait();
+        already
     }
 
     /// `ponderhit`: the pondering search goes on as a normal timed search,
@@ -289,8 +295,12 @@ fn finish(s: &mut Shared, out: &Output, result: SearchResult) {
 /// searcher bug) the first allowed move, because an illegal `bestmove`
 /// forfeits the game.
 fn checked_best(ctx: &GoContext, best: Option<Move>) -> Option<Move> {
+    let allowed = |mv: &Move| {
+        ctx.rules.is_legal(&ctx.root, mv)
+            && (ctx.searchmoves.is_empty() || ctx.searchmoves.contains(mv))
+    };
     match best {
-        Some(b) if ctx.allowed.contains(&b) => Some(b),
+        Some(b) if allowed(&b) => Some(b),
         other => {
             if let Some(b) = other {
                 log::error!(
@@ -298,7 +308,9 @@ fn checked_best(ctx: &GoContext, best: Option<Move>) -> Option<Move> {
                     ctx.rules.move_text(&b)
                 );
             }
-            ctx.allowed.first().copied()
+            let mut list = MoveList::with_limit(1);
+            ctx.rules.legal_moves(&ctx.root, &mut list);
+            ctx.searchmoves.first().or(list.iter().next()).copied()
         }
     }
 }
@@ -321,9 +333,7 @@ fn ponder_move(
     if after.side_to_move() == ctx.root.side_to_move() || ctx.rules.status(&after).is_some() {
         return None;
     }
-    let mut list = MoveList::new();
-    ctx.rules.legal_moves(&after, &mut list);
-    list.contains(&candidate).then_some(candidate)
+    ctx.rules.is_legal(&after, &candidate).then_some(candidate)
 }
 
 /// A last `info` line for the chosen move: the search's own figures when its

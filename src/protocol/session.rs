@@ -11,9 +11,15 @@ use super::options::{OptionTable, OptionValue};
 use super::output::Output;
 use super::searching::SearchControl;
 use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES, VARIANT};
-use crate::rules::{self, Game, Move, MoveError, Outcome, Player, Rules, Variant};
+
+const THREADS: &str = "Threads";
+use crate::rules::{
+    self, Game, MAX_MOVES, Move, MoveError, Outcome, PerftError, Player, Rules, Variant,
+};
 use crate::search::tables::Tables;
-use crate::search::{Limits, SearchOptions, SearchRequest, bench};
+use crate::search::{Limits, SearchOptions, SearchRequest, Signals, bench, driver};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Whether the input loop goes on after a command.
@@ -34,13 +40,27 @@ pub struct Session {
     /// moves to the last one (what tournament managers send every ply)
     /// replays just the new moves.
     given: Option<(PositionBase, Vec<String>)>,
+    /// Why the last `position` was refused, until a valid one arrives (or a
+    /// new game or rule change starts afresh). Meanwhile the engine refuses
+    /// to move rather than answer for a position the client did not mean:
+    /// a client that ignores `info string` must still see that something
+    /// is wrong.
+    rejected: Option<String>,
     search: SearchControl,
     /// Endgame tables for the current rules, from TablebasePath.
     tables: Tables,
+    /// Raised by the input reader when `stop`, `quit` or the end of input
+    /// follows the command being executed: ends `perft` and `bench`.
+    interrupt: Arc<Signals>,
 }
 
 impl Session {
+    /// A session whose foreground commands are never interrupted.
     pub fn new(out: Output) -> Session {
+        Session::with_interrupt(out, Arc::default())
+    }
+
+    pub fn with_interrupt(out: Output, interrupt: Arc<Signals>) -> Session {
         let options = settings::option_table();
         let rules = Rules::standard();
         Session {
@@ -51,6 +71,8 @@ impl Session {
             rules,
             given: None,
             tables: Tables::default(),
+            rejected: None,
+            interrupt,
         }
     }
 
@@ -60,7 +82,11 @@ impl Session {
         match super::command::parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
-                self.out.error(&e.to_string());
+                if line.split_whitespace().next() == Some("position") {
+                    self.reject_position(&e.to_string());
+                } else {
+                    self.out.error(&e.to_string());
+                }
                 Flow::Continue
             }
         }
@@ -79,10 +105,14 @@ impl Session {
             Command::PonderHit => self.search.ponderhit(),
             Command::Quit => return Flow::Quit,
             Command::Query(query) => self.query(&query),
+            Command::Display if self.refused("d") => {}
             Command::Display => self.print_with_table(display::describe(&self.game)),
+            Command::Eval if self.refused("eval") => {}
             Command::Eval => self.print_with_table(display::eval_report(&self.game)),
+            Command::Moves if self.refused("moves") => {}
             Command::Moves => self.moves(),
             Command::Bench { depth } => self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
+            Command::Perft { .. } if self.refused("perft") => {}
             Command::Perft { depth } => self.perft(depth),
             Command::Empty => {}
         }
@@ -97,6 +127,18 @@ impl Session {
     /// Ends a one-shot run: lets a limited search finish first.
     pub fn finish_commands(&mut self) {
         self.search.finish_commands();
+    }
+
+    /// After a rejected `position`: says so for `what` and returns true.
+    fn refused(&self, what: &str) -> bool {
+        match &self.rejected {
+            Some(why) => {
+                self.out
+                    .error(&format!("{what}: no valid position ({why})"));
+                true
+            }
+            None => false,
+        }
     }
 
     fn print(&self, lines: Vec<String>) {
@@ -117,6 +159,7 @@ impl Session {
         self.search.clear();
         self.game = Game::new(self.rules.clone());
         self.given = None;
+        self.rejected = None;
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -166,6 +209,7 @@ impl Session {
         settings::sync_rule_options(&mut self.options, &variant).map_err(|e| e.to_string())?;
         self.game = Game::new(rules.clone());
         self.given = None;
+        self.rejected = None;
         self.out.info_string(&format!(
             "variant {} startpos {}",
             settings::variant_spec(&variant),
@@ -211,6 +255,16 @@ impl Session {
     fn set_engine_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         settings::check_engine_option(name, value)?;
         let stored = self.options.set(name, value).map_err(|e| e.to_string())?;
+        if let OptionValue::Int(n) = stored
+            && name == THREADS
+        {
+            let used = driver::effective_threads(n as usize);
+            if used < n as usize {
+                self.out.info_string(&format!(
+                    "Threads {n}: this machine has {used} cores; searches use {used} threads"
+                ));
+            }
+        }
         if name == CLEAR_HASH && stored == OptionValue::Pressed {
             self.search.clear();
         } else if name == TABLEBASE_PATH || name == TABLEBASE_PIECES {
@@ -229,11 +283,18 @@ impl Session {
             Ok(game) => {
                 self.game = game;
                 self.given = Some((base.clone(), moves.to_vec()));
+                self.rejected = None;
             }
-            Err(e) => self
-                .out
-                .error(&format!("{e}; the previous position is kept")),
+            Err(e) => self.reject_position(&e),
         }
+    }
+
+    /// A `position` command failed: the engine answers for no position
+    /// until a valid one arrives (see `rejected`).
+    fn reject_position(&mut self, why: &str) {
+        self.out
+            .error(&format!("{why}; no moves until a valid position"));
+        self.rejected = Some(format!("the last position was rejected: {why}"));
     }
 
     fn build_game(&self, base: &PositionBase, moves: &[String]) -> Result<Game, String> {
@@ -262,13 +323,17 @@ impl Session {
     }
 
     fn go(&mut self, params: &GoParams) {
+        // The old search's `bestmove` comes first, so a client that sent
+        // `stop` and `go` at once reads the answer to each in order.
+        if self.search.is_active() && !self.search.stop_and_wait() {
+            self.out
+                .info_string("go: the running search was stopped to start this one");
+        }
         if let Some(depth) = params.perft {
             return self.perft(depth);
         }
-        if self.search.is_active() {
-            return self
-                .out
-                .error("go: a search is already running; send stop first");
+        if self.refused("go") {
+            return self.out.line("bestmove (none)");
         }
         let searchmoves = match self.searchmoves(&params.searchmoves) {
             Ok(moves) => moves,
@@ -282,9 +347,13 @@ impl Session {
             self.out.info_string(&format!("game over: {end}"));
             return self.out.line("bestmove (none)");
         }
+        let (limits, clock_note) = limits(params, self.game.position().side_to_move());
+        if let Some(note) = clock_note {
+            self.out.info_string(&note);
+        }
         #[allow(clippy::needless_update)] // see `limits`
         let request = SearchRequest {
-            limits: limits(params, self.game.position().side_to_move()),
+            limits,
             searchmoves,
             ..SearchRequest::default()
         };
@@ -307,6 +376,16 @@ impl Session {
     }
 
     fn query(&self, query: &Query) {
+        if self.rejected.is_some() {
+            // One `response` line, as always; consistent with `go`
+            // answering `bestmove (none)`: no game goes on, none has a result.
+            let answer = match query {
+                Query::GameOver => "true",
+                Query::IsLegal(_) => "false",
+                Query::P1Turn | Query::Result | Query::Fen => "none",
+            };
+            return self.out.line(&format!("response {answer}"));
+        }
         let status = self.game.status();
         let answer = match query {
             Query::GameOver => status.is_some().to_string(),
@@ -325,6 +404,12 @@ impl Session {
     }
 
     fn moves(&self) {
+        if display::too_many_moves(&self.game) {
+            return self.out.error(&format!(
+                "moves: {} legal moves, too many to list (the limit is {MAX_MOVES})",
+                self.rules.count_legal_moves(self.game.position())
+            ));
+        }
         match display::legal_moves_text(&self.game) {
             Some(list) => self.out.line(&list),
             None => {
@@ -338,11 +423,22 @@ impl Session {
     }
 
     /// Runs in the foreground like Stockfish's: the output is one block and
-    /// the next command is read only once it is done.
+    /// the next command is executed only once it is done; `stop`, `quit` and
+    /// the end of input end it early (with an error line, no counts).
     fn perft(&self, depth: u32) {
         let start = Instant::now();
         let pos = self.game.position();
-        let split = rules::divide(&self.rules, pos, depth);
+        let stop = || self.interrupt.stop.load(Ordering::Relaxed);
+        let split = match rules::divide_until(&self.rules, pos, depth, &stop) {
+            Ok(split) => split,
+            Err(PerftError::TooManyMoves) if depth == 1 => {
+                return self.out.error(&format!(
+                    "perft 1: {} legal moves, too many to list one by one (the limit is {MAX_MOVES})",
+                    self.rules.count_legal_moves(pos)
+                ));
+            }
+            Err(e) => return self.out.error(&format!("perft {depth}: {e}")),
+        };
         let total: u64 = if depth == 0 {
             1
         } else {
@@ -359,7 +455,9 @@ impl Session {
     }
 
     fn bench(&self, depth: u32) {
-        let report = bench::run(depth);
+        let Some(report) = bench::run_until(depth, &self.interrupt) else {
+            return self.out.error("bench: stopped");
+        };
         self.print(vec![
             format!("Nodes searched: {}", report.nodes),
             format!("Nodes/second: {}", report.nodes_per_second()),
@@ -384,17 +482,15 @@ fn parse_in_game(game: &Game, text: &str) -> Result<Move, MoveError> {
     game.rules().parse_move(game.position(), text)
 }
 
-/// The side to move's clock from either dialect's names.
+/// The side to move's clock from either dialect's names, and a note when
+/// that clock was missing and another had to stand in for it.
 // The search API may grow fields (additively); they keep their defaults.
 #[allow(clippy::needless_update)]
-fn limits(params: &GoParams, side: Player) -> Limits {
-    let (time, inc) = match side {
-        Player::White => (params.p1time, params.p1inc),
-        Player::Black => (params.p2time, params.p2inc),
-    };
-    Limits {
+fn limits(params: &GoParams, side: Player) -> (Limits, Option<String>) {
+    let (time, inc, note) = side_clock(params, side);
+    let limits = Limits {
         time,
-        inc: inc.unwrap_or(0),
+        inc,
         movestogo: params.movestogo,
         movetime: params.movetime,
         depth: params.depth,
@@ -403,5 +499,28 @@ fn limits(params: &GoParams, side: Player) -> Limits {
         infinite: params.infinite,
         ponder: params.ponder,
         ..Limits::default()
+    };
+    (limits, note)
+}
+
+/// The time and increment of the side to move. A `go` that names any clock
+/// is a timed search, so it never runs unbounded: when the side to move's
+/// own time is missing (a client that sent the wrong side's clock), the
+/// other side's time stands in, or failing that an increment.
+fn side_clock(params: &GoParams, side: Player) -> (Option<u64>, u64, Option<String>) {
+    let ((time, inc), (other_time, other_inc)) = match side {
+        Player::White => ((params.p1time, params.p1inc), (params.p2time, params.p2inc)),
+        Player::Black => ((params.p2time, params.p2inc), (params.p1time, params.p1inc)),
+    };
+    if time.is_some() || params.infinite {
+        return (time, inc.unwrap_or(0), None);
     }
+    let (stand_in, whose) = match (other_time, inc, other_inc) {
+        (Some(t), _, _) => (t, format!("{}'s time", !side)),
+        (None, Some(i), _) => (i, format!("{side}'s increment")),
+        (None, None, Some(i)) => (i, format!("{}'s increment", !side)),
+        (None, None, None) => return (None, 0, None),
+    };
+    let note = format!("go: no time given for {side}; using {whose}, {stand_in} ms, as its clock");
+    (Some(stand_in), inc.or(other_inc).unwrap_or(0), Some(note))
 }

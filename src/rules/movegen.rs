@@ -7,7 +7,7 @@
 
 use super::bitboard::Bitboard;
 use super::geometry::{Direction, Geometry, NO_CELL};
-use super::moves::{Move, MoveList};
+use super::moves::{Move, MoveList, MoveSyntax};
 use super::position::Position;
 use super::variant::{Removal, Variant};
 
@@ -64,22 +64,26 @@ struct Counter {
 impl JumpSink for Counter {
     #[inline(always)]
     fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32) {
-        self.count += removal_choices(
+        // Saturating: with MultiJump on a large board the true count can
+        // pass 2^64, and a wrapped count would be a wrong answer.
+        self.count = self.count.saturating_add(removal_choices(
             self.removal,
             mv.captured().count(),
             enemy_board.count(),
             enemy_hand,
-        );
+        ));
     }
     #[inline(always)]
     fn own_jump(&mut self, _mv: Move) {
-        self.count += 1;
+        self.count = self.count.saturating_add(1);
     }
 }
 
 struct Pusher<'a> {
     removal: Removal,
     list: &'a mut MoveList,
+    /// The most removal choices pushed for one jump (`usize::MAX`: all).
+    per_jump: usize,
 }
 
 impl JumpSink for Pusher<'_> {
@@ -91,6 +95,7 @@ impl JumpSink for Pusher<'_> {
             mv.captured().count(),
             enemy_board,
             enemy_hand,
+            self.per_jump,
         );
     }
     fn own_jump(&mut self, mv: Move) {
@@ -98,7 +103,8 @@ impl JumpSink for Pusher<'_> {
     }
 }
 
-/// Pushes `mv` once for every way to remove `k` more pieces.
+/// Pushes `mv` once for every way to remove `k` more pieces (at most
+/// `per_jump` of them, the first in canonical order).
 fn push_with_removals(
     list: &mut MoveList,
     mv: Move,
@@ -106,6 +112,31 @@ fn push_with_removals(
     k: u32,
     board: Bitboard,
     hand: u32,
+    per_jump: usize,
+) {
+    let n = board.count();
+    let choices = removal_choices(removal, k, n, hand);
+    // The common case: every choice fits, so no move needs checking (the
+    // checks cost perft a few per cent).
+    if per_jump == usize::MAX && list.has_room(choices) {
+        push_all_removals::<false>(list, mv, removal, k, board, hand, usize::MAX);
+    } else {
+        let end = list.len().saturating_add(per_jump);
+        push_all_removals::<true>(list, mv, removal, k, board, hand, end);
+    }
+}
+
+/// `push_with_removals` until the list reaches length `end` or its limit;
+/// without `CHECKED` the caller has made sure everything fits.
+#[inline(always)]
+fn push_all_removals<const CHECKED: bool>(
+    list: &mut MoveList,
+    mv: Move,
+    removal: Removal,
+    k: u32,
+    board: Bitboard,
+    hand: u32,
+    end: usize,
 ) {
     let n = board.count();
     match removal {
@@ -115,49 +146,77 @@ fn push_with_removals(
             list.push(mv.with_removals(board, (k - n).min(hand) as u8))
         }
         Removal::Board | Removal::BoardThenHand => {
-            push_subsets(list, mv, board, k, Bitboard::EMPTY, 0)
+            push_subsets::<CHECKED>(list, mv, board, k, Bitboard::EMPTY, 0, end)
         }
         Removal::BoardOrHand if n + hand <= k => list.push(mv.with_removals(board, hand as u8)),
         Removal::BoardOrHand => {
             for from_board in k.saturating_sub(hand)..=k.min(n) {
-                push_subsets(
+                push_subsets::<CHECKED>(
                     list,
                     mv,
                     board,
                     from_board,
                     Bitboard::EMPTY,
                     (k - from_board) as u8,
+                    end,
                 );
             }
         }
     }
 }
 
-/// Pushes one move for each `k`-subset of `cells` added to `chosen`.
-fn push_subsets(
+/// Pushes one move for each `k`-subset of `cells` added to `chosen`, until
+/// the list reaches length `end` or its limit (C(60, 30) subsets must not
+/// be walked through one by one only to be dropped).
+fn push_subsets<const CHECKED: bool>(
     list: &mut MoveList,
     mv: Move,
     cells: Bitboard,
     k: u32,
     chosen: Bitboard,
     hand: u8,
+    end: usize,
 ) {
     if k == 0 {
-        list.push(mv.with_removals(chosen, hand));
+        if CHECKED {
+            list.push(mv.with_removals(chosen, hand));
+        } else {
+            list.push_unchecked(mv.with_removals(chosen, hand));
+        }
         return;
     }
     let mut rest = cells;
-    while rest.count() >= k {
+    while rest.count() >= k && (!CHECKED || list.len() < end) {
+        if CHECKED && list.is_full() {
+            list.mark_truncated();
+            return;
+        }
         let cell = rest.first();
         rest.remove(cell);
-        push_subsets(
+        push_subsets::<CHECKED>(
             list,
             mv,
             rest,
             k - 1,
             chosen | Bitboard::from_cell(cell),
             hand,
+            end,
         );
+    }
+}
+
+/// Pushes one move per cell, checking the list's limit once for all of them
+/// when they fit.
+#[inline(always)]
+fn push_cells(list: &mut MoveList, cells: Bitboard, make: impl Fn(u8) -> Move) {
+    if list.has_room(u64::from(cells.count())) {
+        for cell in cells {
+            list.push_unchecked(make(cell));
+        }
+    } else {
+        for cell in cells {
+            list.push(make(cell));
+        }
     }
 }
 
@@ -254,12 +313,62 @@ fn back(cell: u8, delta: i32, times: i32) -> u8 {
 }
 
 /// Every legal move, in a fixed order: placements, steps, jumps (or, where
-/// removals are owed, the removal-only moves).
+/// removals are owed, the removal-only moves), up to the list's limit:
+/// `list.is_truncated()` says when moves were left out.
 pub(crate) fn generate(
     variant: &Variant,
     geometry: &Geometry,
     pos: &Position,
     list: &mut MoveList,
+) {
+    generate_with(variant, geometry, pos, list, usize::MAX);
+}
+
+/// Legal moves for a search: every one when they fit in the list;
+/// otherwise a sample that keeps every placement, step and jump path but
+/// only the first few removal choices of each jump, so that a position with
+/// 10^12 moves is searched over a bounded, still varied, set.
+pub(crate) fn generate_bounded(
+    variant: &Variant,
+    geometry: &Geometry,
+    pos: &Position,
+    list: &mut MoveList,
+    captures_only: bool,
+) {
+    let fill = |list: &mut MoveList, per_jump| match captures_only {
+        false => generate_with(variant, geometry, pos, list, per_jump),
+        true => generate_captures_with(variant, geometry, pos, list, per_jump),
+    };
+    fill(list, usize::MAX);
+    if list.is_truncated() {
+        let mut paths = JumpPaths(0);
+        jumps(
+            variant,
+            geometry,
+            &Sides::of(pos, geometry),
+            &mut paths,
+            true,
+        );
+        fill(list, (list.limit() / paths.0.max(1)).max(1));
+    }
+}
+
+/// Counts capturing jump paths (each stands for all its removal choices).
+struct JumpPaths(usize);
+
+impl JumpSink for JumpPaths {
+    fn jump(&mut self, _mv: Move, _enemy_board: Bitboard, _enemy_hand: u32) {
+        self.0 += 1;
+    }
+    fn own_jump(&mut self, _mv: Move) {}
+}
+
+fn generate_with(
+    variant: &Variant,
+    geometry: &Geometry,
+    pos: &Position,
+    list: &mut MoveList,
+    per_jump: usize,
 ) {
     list.clear();
     if pos.owed_removals() > 0 {
@@ -269,6 +378,7 @@ pub(crate) fn generate(
     let mut sink = Pusher {
         removal: variant.removal,
         list,
+        per_jump,
     };
     if variant.mandatory_capture {
         jumps(variant, geometry, &s, &mut sink, true);
@@ -277,15 +387,12 @@ pub(crate) fn generate(
         }
     }
     if s.own_hand > 0 {
-        for cell in s.empty {
-            sink.list.push(Move::place(cell));
-        }
+        push_cells(sink.list, s.empty, Move::place);
     }
     for dir in Direction::ALL {
         let d = delta(geometry, dir);
-        for to in geometry.shift(s.own, dir) & s.empty {
-            sink.list.push(Move::step(back(to, d, 1), to));
-        }
+        let targets = geometry.shift(s.own, dir) & s.empty;
+        push_cells(sink.list, targets, |to| Move::step(back(to, d, 1), to));
     }
     // With mandatory capture and no capture found, only own jumps remain.
     jumps(variant, geometry, &s, &mut sink, false);
@@ -302,6 +409,7 @@ fn owed_removals(variant: &Variant, geometry: &Geometry, pos: &Position, list: &
         pos.owed_removals(),
         s.enemy,
         s.enemy_hand,
+        usize::MAX,
     );
 }
 
@@ -312,6 +420,16 @@ pub(crate) fn generate_captures(
     geometry: &Geometry,
     pos: &Position,
     list: &mut MoveList,
+) {
+    generate_captures_with(variant, geometry, pos, list, usize::MAX);
+}
+
+fn generate_captures_with(
+    variant: &Variant,
+    geometry: &Geometry,
+    pos: &Position,
+    list: &mut MoveList,
+    per_jump: usize,
 ) {
     list.clear();
     if pos.owed_removals() > 0 {
@@ -325,6 +443,7 @@ pub(crate) fn generate_captures(
         &mut Pusher {
             removal: variant.removal,
             list,
+            per_jump,
         },
         true,
     );
@@ -492,8 +611,21 @@ fn jumps(
     sink: &mut impl JumpSink,
     captures_only: bool,
 ) {
+    jumps_from(variant, geometry, s, s.own, sink, captures_only);
+}
+
+/// `jumps` of the pieces in `movers` only.
+#[inline(always)]
+fn jumps_from(
+    variant: &Variant,
+    geometry: &Geometry,
+    s: &Sides,
+    movers: Bitboard,
+    sink: &mut impl JumpSink,
+    captures_only: bool,
+) {
     if variant.multi_jump {
-        for from in s.own {
+        for from in movers {
             let chain = Chain {
                 from,
                 own_rest: s.own.without(Bitboard::from_cell(from)),
@@ -516,14 +648,14 @@ fn jumps(
     }
     for dir in Direction::ALL {
         let d = delta(geometry, dir);
-        let over_enemy = geometry.shift(s.own, dir) & s.enemy;
+        let over_enemy = geometry.shift(movers, dir) & s.enemy;
         for to in geometry.shift(over_enemy, dir) & s.empty {
             let over = back(to, d, 1);
             let mv = Move::jump(back(to, d, 2), to, dir as u32, 1, Bitboard::from_cell(over));
             sink.jump(mv, s.enemy.without(Bitboard::from_cell(over)), s.enemy_hand);
         }
         if variant.jump_own && !captures_only {
-            let over_own = geometry.shift(s.own, dir) & s.own;
+            let over_own = geometry.shift(movers, dir) & s.own;
             for to in geometry.shift(over_own, dir) & s.empty {
                 sink.own_jump(Move::jump(
                     back(to, d, 2),
@@ -534,6 +666,185 @@ fn jumps(
                 ));
             }
         }
+    }
+}
+
+/// What a move text names, checked against a position without listing its
+/// moves (a list of them may not fit in memory).
+pub(crate) enum Found {
+    Legal(Move),
+    /// The path is legal but the removals are not; one legal example.
+    WrongRemovals(Move),
+    NoSuchPath,
+}
+
+/// Finds the legal move `syntax` names in `pos`: placements and steps are
+/// checked directly, jumps by following the chains of the named piece only,
+/// and removals against the rule, never by listing the choices.
+pub(crate) fn find_move(
+    variant: &Variant,
+    geometry: &Geometry,
+    pos: &Position,
+    syntax: &MoveSyntax,
+) -> Found {
+    let s = Sides::of(pos, geometry);
+    let owed = pos.owed_removals();
+    if owed > 0 || syntax.cells.is_empty() {
+        return find_removal_only(variant, &s, owed, syntax);
+    }
+    let first = syntax.cells[0];
+    let captures_forced = variant.mandatory_capture && any_capture(variant, geometry, &s);
+    let no_removals = syntax.removed.is_empty() && syntax.hand_removed == 0;
+    let plain = |mv: Move| match no_removals {
+        true => Found::Legal(mv),
+        false => Found::WrongRemovals(mv),
+    };
+    if syntax.placement {
+        let legal = !captures_forced && s.own_hand > 0 && s.empty.contains(first);
+        return if legal {
+            plain(Move::place(first))
+        } else {
+            Found::NoSuchPath
+        };
+    }
+    if !s.own.contains(first) {
+        return Found::NoSuchPath;
+    }
+    if let [_, to] = syntax.cells[..]
+        && Direction::ALL
+            .iter()
+            .any(|&dir| geometry.neighbour(first, dir) == to)
+    {
+        let legal = !captures_forced && s.empty.contains(to);
+        return if legal {
+            plain(Move::step(first, to))
+        } else {
+            Found::NoSuchPath
+        };
+    }
+    let mut matcher = Matcher {
+        syntax,
+        geometry,
+        removal: variant.removal,
+        found: Found::NoSuchPath,
+    };
+    let movers = Bitboard::from_cell(first);
+    jumps_from(variant, geometry, &s, movers, &mut matcher, captures_forced);
+    matcher.found
+}
+
+/// `find_move` where removals are owed (only removal-only moves are legal)
+/// or the text is a removal-only move.
+fn find_removal_only(variant: &Variant, s: &Sides, owed: u32, syntax: &MoveSyntax) -> Found {
+    if owed == 0 || !syntax.cells.is_empty() {
+        return Found::NoSuchPath;
+    }
+    let (removed, hand) = (syntax.removed, syntax.hand_removed);
+    let mv = Move::removal_only();
+    if removals_allowed(variant.removal, owed, s.enemy, s.enemy_hand, removed, hand) {
+        // `hand <= enemy_hand`, a piece count, so it fits.
+        return Found::Legal(mv.with_removals(removed, hand as u8));
+    }
+    let mut example = MoveList::with_limit(1);
+    push_with_removals(
+        &mut example,
+        mv,
+        variant.removal,
+        owed,
+        s.enemy,
+        s.enemy_hand,
+        1,
+    );
+    Found::WrongRemovals(example.as_slice()[0])
+}
+
+/// Whether the side to move has a capture (a chain may reach its first
+/// enemy piece only after jumping its own pieces).
+fn any_capture(variant: &Variant, geometry: &Geometry, s: &Sides) -> bool {
+    let direct = Direction::ALL
+        .iter()
+        .any(|&dir| (geometry.shift(geometry.shift(s.own, dir) & s.enemy, dir) & s.empty).any());
+    if direct || !(variant.multi_jump && variant.jump_own) {
+        return direct;
+    }
+    let mut paths = JumpPaths(0);
+    jumps(variant, geometry, s, &mut paths, true);
+    paths.0 > 0
+}
+
+/// The jump sink of `find_move`: keeps the chain whose landings are the
+/// named cells.
+struct Matcher<'a> {
+    syntax: &'a MoveSyntax,
+    geometry: &'a Geometry,
+    removal: Removal,
+    found: Found,
+}
+
+impl Matcher<'_> {
+    fn same_path(&self, mv: &Move) -> bool {
+        let cells = &self.syntax.cells;
+        mv.jump_count() as usize + 1 == cells.len()
+            && mv.landings(self.geometry).eq(cells[1..].iter().copied())
+    }
+}
+
+impl JumpSink for Matcher<'_> {
+    fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32) {
+        if !self.same_path(&mv) {
+            return;
+        }
+        let (removed, hand) = (self.syntax.removed, self.syntax.hand_removed);
+        let k = mv.captured().count();
+        self.found = if removals_allowed(self.removal, k, enemy_board, enemy_hand, removed, hand) {
+            // `hand <= enemy_hand`, a piece count, so it fits.
+            Found::Legal(mv.with_removals(removed, hand as u8))
+        } else {
+            let mut example = MoveList::with_limit(1);
+            push_with_removals(
+                &mut example,
+                mv,
+                self.removal,
+                k,
+                enemy_board,
+                enemy_hand,
+                1,
+            );
+            Found::WrongRemovals(example.as_slice()[0])
+        };
+    }
+
+    fn own_jump(&mut self, mv: Move) {
+        if self.same_path(&mv) {
+            let no_removals = self.syntax.removed.is_empty() && self.syntax.hand_removed == 0;
+            self.found = match no_removals {
+                true => Found::Legal(mv),
+                false => Found::WrongRemovals(mv),
+            };
+        }
+    }
+}
+
+/// Whether removing `removed` from the board and `hand` pieces from the hand
+/// is one of the choices `push_with_removals` makes for a jump that took
+/// `k` pieces and left the enemy `board` and `hand_left`.
+fn removals_allowed(
+    removal: Removal,
+    k: u32,
+    board: Bitboard,
+    hand_left: u32,
+    removed: Bitboard,
+    hand: u32,
+) -> bool {
+    let n = board.count();
+    let subset = removed.without(board).is_empty();
+    match removal {
+        Removal::None => removed.is_empty() && hand == 0,
+        Removal::Board if n <= k => removed == board && hand == 0,
+        Removal::BoardThenHand if n <= k => removed == board && hand == (k - n).min(hand_left),
+        Removal::Board | Removal::BoardThenHand => subset && removed.count() == k && hand == 0,
+        Removal::BoardOrHand if n + hand_left <= k => removed == board && hand == hand_left,
+        Removal::BoardOrHand => subset && hand <= hand_left && removed.count() + hand == k,
     }
 }
 
@@ -642,7 +953,7 @@ mod tests {
             for k in 1..=4 {
                 for hand in 0..3 {
                     let mut list = MoveList::new();
-                    push_with_removals(&mut list, base, *removal, k, board, hand);
+                    push_with_removals(&mut list, base, *removal, k, board, hand, usize::MAX);
                     assert_eq!(
                         list.len() as u64,
                         removal_choices(*removal, k, board.count(), hand),

@@ -253,47 +253,115 @@ impl fmt::Display for MoveText<'_> {
     }
 }
 
+/// The most moves any list holds. Ordinary positions have a few hundred
+/// legal moves at most, but with MultiJump on a large board every jump
+/// chain can be combined with every choice of removals, and a legal
+/// position may have 10^12 moves: no input may make the engine allocate
+/// without bound, so generation stops at a list's limit and the list
+/// records that moves were left out (`is_truncated`).
+pub const MAX_MOVES: usize = 1 << 16;
+
 /// A reusable list of moves. Search and perft keep one per ply, so after the
 /// first few nodes generation allocates nothing.
-#[derive(Clone, Default, Debug)]
-pub struct MoveList(Vec<Move>);
+#[derive(Clone, Debug)]
+pub struct MoveList {
+    moves: Vec<Move>,
+    limit: usize,
+    truncated: bool,
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
 
 impl MoveList {
+    /// A list that holds up to `MAX_MOVES` moves.
     pub fn new() -> MoveList {
-        MoveList(Vec::with_capacity(256))
+        MoveList::with_limit(MAX_MOVES)
     }
 
+    /// A list that holds up to `limit` moves (at least 1, at most
+    /// `MAX_MOVES`); generation into it stops there.
+    pub fn with_limit(limit: usize) -> MoveList {
+        MoveList {
+            moves: Vec::with_capacity(256),
+            limit: limit.clamp(1, MAX_MOVES),
+            truncated: false,
+        }
+    }
+
+    /// Adds a move, or when the list is full records that one was left out.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
-        self.0.push(mv);
+        if self.moves.len() < self.limit {
+            self.moves.push(mv);
+        } else {
+            self.truncated = true;
+        }
+    }
+
+    /// Adds a move the caller made room for (`has_room`): generation checks
+    /// the limit once per batch of moves, not once per move.
+    #[inline(always)]
+    pub(crate) fn push_unchecked(&mut self, mv: Move) {
+        debug_assert!(self.moves.len() < self.limit);
+        self.moves.push(mv);
+    }
+
+    /// Whether `n` more moves fit.
+    #[inline(always)]
+    pub(crate) fn has_room(&self, n: u64) -> bool {
+        n <= (self.limit - self.moves.len()) as u64
     }
 
     pub fn clear(&mut self) {
-        self.0.clear();
+        self.moves.clear();
+        self.truncated = false;
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.moves.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.moves.is_empty()
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.moves.len() >= self.limit
+    }
+
+    /// Some legal moves did not fit: the list is a prefix of them.
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Records that generation stopped with moves left over.
+    pub(crate) fn mark_truncated(&mut self) {
+        self.truncated = true;
     }
 
     pub fn as_slice(&self) -> &[Move] {
-        &self.0
+        &self.moves
     }
 
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.0
+        &mut self.moves
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.0.iter()
+        self.moves.iter()
     }
 
     pub fn contains(&self, mv: &Move) -> bool {
-        self.0.contains(mv)
+        self.moves.contains(mv)
     }
 }
 
@@ -301,7 +369,7 @@ impl<'a> IntoIterator for &'a MoveList {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+        self.moves.iter()
     }
 }
 

@@ -6,9 +6,35 @@ use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::ruleset::Rules;
 
+/// Why a perft gave no count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerftError {
+    /// The caller's stop check said so.
+    Stopped,
+    /// A position on the way has more legal moves than a list may hold
+    /// (`MAX_MOVES`); only the last ply is counted without a list.
+    TooManyMoves,
+}
+
+impl std::fmt::Display for PerftError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PerftError::Stopped => "stopped",
+            PerftError::TooManyMoves => {
+                "too many legal moves to list in a position on the way (more than 65536)"
+            }
+        })
+    }
+}
+
+impl std::error::Error for PerftError {}
+
 /// perft(0) = 1; a finished position has no moves; otherwise the sum over
 /// legal moves. The last ply is counted, not played ("bulk counting").
 /// History rules (NoCaptureDraw, RepetitionDraw) do not apply.
+///
+/// Panics if a position on the way has more than `MAX_MOVES` legal moves
+/// (only huge MultiJump boards do); `divide_until` reports it instead.
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     // Owed removals occur only in a given position, never after a move, so
     // the bulk counters never meet them: a root that owes is expanded here.
@@ -16,23 +42,42 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
         return divide(rules, pos, depth).iter().map(|(_, n)| n).sum();
     }
     let mut lists = vec![MoveList::new(); depth as usize];
-    count(rules, pos, depth, &mut lists)
+    count(rules, pos, depth, &mut lists, &|| false).expect("perft within the move-list limit")
 }
 
-/// perft split by first move, in move generation order.
+/// perft split by first move, in move generation order (panics like
+/// `perft`).
 pub fn divide(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    divide_until(rules, pos, depth, &|| false).expect("perft within the move-list limit")
+}
+
+/// `divide` that gives up when `stop()` turns true (it is asked at every
+/// position above the last two plies, so often) or when a position has too
+/// many moves to list.
+pub fn divide_until(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+    stop: &impl Fn() -> bool,
+) -> Result<Vec<(Move, u64)>, PerftError> {
     if depth == 0 || rules.status(pos).is_some() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut moves = MoveList::new();
     rules.legal_moves(pos, &mut moves);
+    if moves.is_truncated() {
+        return Err(PerftError::TooManyMoves);
+    }
     let mut lists = vec![MoveList::new(); depth as usize];
     moves
         .iter()
         .map(|mv| {
+            if stop() {
+                return Err(PerftError::Stopped);
+            }
             let mut child = *pos;
             rules.apply(&mut child, mv);
-            (*mv, count(rules, &child, depth - 1, &mut lists))
+            Ok((*mv, count(rules, &child, depth - 1, &mut lists, stop)?))
         })
         .collect()
 }
@@ -83,28 +128,40 @@ fn replies_single<const JUMP_OWN: bool, const MANDATORY: bool, const BONUS: bool
     nodes
 }
 
-fn count(rules: &Rules, pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+fn count(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+    lists: &mut [MoveList],
+    stop: &impl Fn() -> bool,
+) -> Result<u64, PerftError> {
     if depth == 0 {
-        return 1;
+        return Ok(1);
     }
     // A position without moves counts 0 by itself; only the piece-count
     // endings need checking before moves are generated.
     if rules.ended_by_pieces(pos) {
-        return 0;
+        return Ok(0);
     }
     if depth == 1 {
-        return rules.count_legal_moves(pos);
+        return Ok(rules.count_legal_moves(pos));
     }
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     rules.legal_moves(pos, list);
-    if depth == 2 {
-        return count_replies(rules, pos, list);
+    if list.is_truncated() {
+        return Err(PerftError::TooManyMoves);
     }
-    let mut nodes = 0;
+    if depth == 2 {
+        return Ok(count_replies(rules, pos, list));
+    }
+    if stop() {
+        return Err(PerftError::Stopped);
+    }
+    let mut nodes: u64 = 0;
     for mv in list.iter() {
         let mut child = *pos;
         rules.apply(&mut child, mv);
-        nodes += count(rules, &child, depth - 1, rest);
+        nodes = nodes.saturating_add(count(rules, &child, depth - 1, rest, stop)?);
     }
-    nodes
+    Ok(nodes)
 }

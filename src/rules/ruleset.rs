@@ -2,7 +2,7 @@
 //! options checked — and the entry points that need both.
 
 use super::geometry::Geometry;
-use super::movegen;
+use super::movegen::{self, Found};
 use super::moves::{Move, MoveError, MoveList, MoveSyntax};
 use super::notation::{self, PositionError};
 use super::position::{Player, Position};
@@ -61,6 +61,19 @@ impl Rules {
     /// the legal moves whenever there is one.
     pub fn capture_moves(&self, pos: &Position, list: &mut MoveList) {
         movegen::generate_captures(&self.variant, &self.geometry, pos, list);
+    }
+
+    /// The legal moves when they fit in `list` (see `MoveList::with_limit`),
+    /// else a varied sample of them: every placement, step and jump path,
+    /// with the first few removal choices of each jump. What a search
+    /// needs: a bounded set, never empty while the side can move.
+    pub fn legal_moves_bounded(&self, pos: &Position, list: &mut MoveList) {
+        movegen::generate_bounded(&self.variant, &self.geometry, pos, list, false);
+    }
+
+    /// `capture_moves`, bounded like `legal_moves_bounded`.
+    pub fn capture_moves_bounded(&self, pos: &Position, list: &mut MoveList) {
+        movegen::generate_bounded(&self.variant, &self.geometry, pos, list, true);
     }
 
     /// The number of legal moves, counted without making them.
@@ -143,20 +156,12 @@ impl Rules {
         if let Some(end) = self.status(pos) {
             return Err(illegal(format!("the game is over ({end})")));
         }
-        let mut list = MoveList::new();
-        self.legal_moves(pos, &mut list);
-        let same_path =
-            |mv: &&Move| mv.is_placement() == syntax.placement && self.cells(mv) == syntax.cells;
-        let candidates: Vec<&Move> = list.iter().filter(same_path).collect();
-        if let Some(mv) = candidates
-            .iter()
-            .find(|mv| mv.removed() == syntax.removed && mv.hand_removed() == syntax.hand_removed)
-        {
-            return Ok(**mv);
-        }
-        match candidates.first() {
-            None => Err(illegal(self.why_no_such_move(pos, &syntax))),
-            Some(example) => Err(illegal(format!(
+        // Checked directly: listing the moves to look this one up could
+        // take more memory than there is (see `MAX_MOVES`).
+        match movegen::find_move(&self.variant, &self.geometry, pos, &syntax) {
+            Found::Legal(mv) => Ok(mv),
+            Found::NoSuchPath => Err(illegal(self.why_no_such_move(pos, &syntax))),
+            Found::WrongRemovals(example) => Err(illegal(format!(
                 "wrong removals; this move removes {} piece(s){}, for example {}",
                 example.removed().count() + example.hand_removed(),
                 if example.is_removal_only() {
@@ -164,24 +169,14 @@ impl Rules {
                 } else {
                     " after its jumps"
                 },
-                self.move_text(example)
+                self.move_text(&example)
             ))),
         }
     }
 
-    /// The cells a move's text names before its removals.
-    fn cells(&self, mv: &Move) -> Vec<u8> {
-        if mv.is_placement() {
-            vec![mv.to()]
-        } else if mv.is_removal_only() {
-            Vec::new()
-        } else if mv.is_jump() {
-            std::iter::once(mv.from())
-                .chain(mv.landings(&self.geometry))
-                .collect()
-        } else {
-            vec![mv.from(), mv.to()]
-        }
+    /// Whether `mv` is a legal move of `pos`, checked without listing moves.
+    pub fn is_legal(&self, pos: &Position, mv: &Move) -> bool {
+        self.parse_move(pos, &self.move_text(mv)).as_ref() == Ok(mv)
     }
 
     /// A reason a move path is not among the legal moves, for error messages.

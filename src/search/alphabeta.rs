@@ -24,7 +24,15 @@ pub const MAX_PLY: usize = 128;
 pub const INF: i32 = MATE + 1;
 /// How many removal choices per jump quiescence tries (the best by order).
 const QS_REMOVALS: u8 = 2;
+/// Work units (about one node each; see `charge`) between two looks at the
+/// stop flag and the clock: about a millisecond of search.
 const POLL_INTERVAL: u64 = 1024;
+/// The most moves searched at one node. Ordinary positions have a few
+/// hundred; a large MultiJump position may have 10^12, and is searched over
+/// a bounded sample of them (see `Rules::legal_moves_bounded`).
+pub const NODE_MOVES: usize = 4096;
+/// Generated or scanned moves per work unit.
+const MOVES_PER_UNIT: u64 = 4;
 
 /// Search features that can be switched off, so that the self-play harness
 /// can measure what each one is worth. The default has on every feature
@@ -90,10 +98,14 @@ impl Features {
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut features = Features::default();
         for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
-            let (on, name) = match item.split_at(1) {
-                ("+", name) => (true, name),
-                ("-", name) => (false, name),
-                _ => return Err(format!("feature change {item:?} must start with + or -")),
+            // Never split at a byte index: the item may start with any
+            // character, and a split inside one panics.
+            let (on, name) = if let Some(name) = item.strip_prefix('+') {
+                (true, name)
+            } else if let Some(name) = item.strip_prefix('-') {
+                (false, name)
+            } else {
+                return Err(format!("feature change {item:?} must start with + or -"));
             };
             let flag = Features::FLAGS
                 .iter()
@@ -202,10 +214,17 @@ pub struct Searcher<'a> {
     pub id: usize,
     pub features: Features,
     pub nodes: u64,
+    /// Nodes plus the cost of big move lists, in units of about one node:
+    /// the stop flag is looked at every `poll_interval` units, so a search
+    /// whose nodes each generate thousands of moves still stops at once.
+    work: u64,
+    next_poll: u64,
+    poll_interval: u64,
     pub seldepth: usize,
     pub stopped: bool,
-    /// False while the first iteration runs: it always completes, so there
-    /// is always a searched move and score to report.
+    /// False until the first root move has a score: the node limit never
+    /// stops the search before there is a searched move to play (`stop`
+    /// and the clock do, and then the driver plays a move unsearched).
     pub can_stop: bool,
     /// The node limit checked at every node; only the single-thread search
     /// uses it, which is what makes `go nodes` deterministic.
@@ -241,7 +260,11 @@ impl<'a> Searcher<'a> {
         }
         let mut path = Vec::with_capacity(history.len() + MAX_PLY + 1);
         path.extend_from_slice(history);
-        let single_thread = ctl.counters.len() == 1;
+        let threads = ctl.counters.len() as u64;
+        let single_thread = threads == 1;
+        // With a node limit and several threads each thread publishes its
+        // count often enough for the total to stop near the limit.
+        let poll_interval = (ctl.node_limit / (4 * threads)).clamp(1, POLL_INTERVAL);
         Searcher {
             rules,
             tt,
@@ -249,6 +272,9 @@ impl<'a> Searcher<'a> {
             id,
             features,
             nodes: 0,
+            work: 0,
+            next_poll: poll_interval,
+            poll_interval,
             seldepth: 0,
             stopped: false,
             can_stop: true,
@@ -257,7 +283,9 @@ impl<'a> Searcher<'a> {
             } else {
                 u64::MAX
             },
-            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            lists: (0..=MAX_PLY)
+                .map(|_| MoveList::with_limit(NODE_MOVES))
+                .collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             heuristics: Heuristics::new(MAX_PLY),
             path,
@@ -287,27 +315,48 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         if self.can_stop && self.nodes >= self.local_node_limit {
             self.stopped = true;
-        } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            return true;
+        }
+        self.charge(1)
+    }
+
+    /// Adds `units` of work (about one node each) and looks at the stop
+    /// conditions when due; says whether the search must unwind now.
+    #[inline(always)]
+    fn charge(&mut self, units: u64) -> bool {
+        self.work += units;
+        if self.work >= self.next_poll {
+            self.next_poll = self.work + self.poll_interval;
             self.poll();
         }
         self.stopped
     }
 
-    /// The slow checks: signals, the clock, the shared node count.
+    /// Charges for generating or scanning `moves` moves.
+    #[inline(always)]
+    fn charge_moves(&mut self, moves: usize) -> bool {
+        self.charge(moves as u64 / MOVES_PER_UNIT)
+    }
+
+    /// The slow checks: signals, the clock, the shared node count. `stop`,
+    /// the clock and the end of the main thread stop a search anywhere,
+    /// the first iteration included; the node limit only once `can_stop`.
     fn poll(&mut self) {
         let ctl = self.ctl;
         ctl.counters[self.id].store(self.nodes, Ordering::Relaxed);
-        if !self.can_stop {
-            return;
-        }
         if ctl.abort.load(Ordering::Relaxed) || ctl.signals.stop.load(Ordering::Relaxed) {
             self.stopped = true;
-        } else if self.id == 0 {
+            return;
+        }
+        if self.id == 0 {
             let pondering = ctl.signals.pondering.load(Ordering::Relaxed);
             let late = ctl
                 .hard_deadline
                 .is_some_and(|d| !pondering && ctl.start.elapsed() >= d);
-            self.stopped = late || ctl.total_nodes() >= ctl.node_limit;
+            self.stopped = late;
+        }
+        if self.can_stop && ctl.node_limit != u64::MAX && ctl.total_nodes() >= ctl.node_limit {
+            self.stopped = true;
         }
     }
 
@@ -467,6 +516,7 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 break;
             }
+            self.can_stop = true;
             if i == first || score > alpha {
                 let rm = &mut moves[i];
                 rm.score = score;
@@ -527,7 +577,11 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.rules.legal_moves(pos, &mut list);
+        self.rules.legal_moves_bounded(pos, &mut list);
+        if self.charge_moves(list.len()) {
+            self.lists[ply] = list;
+            return 0;
+        }
         if list.is_empty() {
             self.lists[ply] = list;
             return self.no_moves_score(pos, ply);
@@ -585,6 +639,9 @@ impl<'a> Searcher<'a> {
         let mut jumps = JumpSet::new();
         let full_depth_moves = if pv_node { 4 } else { 2 };
         for i in 0..moves.len() {
+            if self.charge_moves(moves.len() - i) {
+                return None;
+            }
             ordering::pick_next(moves, scores, i);
             let mv = moves[i];
             let mut child = *pos;
@@ -687,7 +744,11 @@ impl<'a> Searcher<'a> {
             return self.eval(pos);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.rules.capture_moves(pos, &mut list);
+        self.rules.capture_moves_bounded(pos, &mut list);
+        if self.charge_moves(list.len()) {
+            self.lists[ply] = list;
+            return 0;
+        }
         let mut best = -INF;
         if !self.mandatory_capture || list.is_empty() {
             // Every quiet move would reach the no-capture limit: standing
@@ -720,6 +781,9 @@ impl<'a> Searcher<'a> {
         let moves = list.as_mut_slice();
         let mut jumps = JumpSet::new();
         for i in 0..moves.len() {
+            if self.charge_moves(moves.len() - i) {
+                break;
+            }
             ordering::pick_next(moves, &mut scores, i);
             let mv = moves[i];
             if jumps.add(&mv) > QS_REMOVALS && self.features.qs_removal_limit {

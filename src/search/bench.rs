@@ -9,6 +9,7 @@
 use super::tt::TranspositionTable;
 use super::{Limits, SearchOptions, SearchRequest, Signals, driver};
 use crate::rules::{Game, Rules, Variant};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -50,6 +51,11 @@ impl BenchReport {
 /// Searches every bench position to `depth`; the elapsed time counts the
 /// searches only, not building the tables.
 pub fn run(depth: u32) -> BenchReport {
+    run_until(depth, &Signals::default()).expect("an unstopped bench finishes")
+}
+
+/// `run`, ended early (None) once `signals.stop` is raised.
+pub fn run_until(depth: u32, signals: &Signals) -> Option<BenchReport> {
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     let options = SearchOptions::default();
@@ -69,16 +75,12 @@ pub fn run(depth: u32) -> BenchReport {
             searchmoves: Vec::new(),
         };
         let start = Instant::now();
-        let result = driver::search(
-            &game,
-            &request,
-            &options,
-            &tt,
-            &Signals::default(),
-            &mut |_| {},
-        );
+        let result = driver::search(&game, &request, &options, &tt, signals, &mut |_| {});
+        if signals.stop.load(Ordering::Relaxed) {
+            return None;
+        }
         elapsed += start.elapsed();
         nodes += result.nodes;
     }
-    BenchReport { nodes, elapsed }
+    Some(BenchReport { nodes, elapsed })
 }

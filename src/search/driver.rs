@@ -2,7 +2,7 @@
 //! MultiPV on the main thread, Lazy SMP helpers sharing the table, time
 //! management, reporting, the baselines and the strength control.
 
-use super::alphabeta::{Control, Features, INF, MAX_PLY, RootMove, Searcher};
+use super::alphabeta::{Control, Features, INF, MAX_PLY, NODE_MOVES, RootMove, Searcher};
 use super::skill::Skill;
 use super::time::{Limits, TimeBudget};
 use super::tt::{MATE, MATE_BOUND, TranspositionTable};
@@ -19,6 +19,10 @@ use std::time::{Duration, Instant};
 /// The longest PV printed (the search line, then moves from the table).
 const MAX_PV: usize = 64;
 const ASPIRATION_START: i32 = 30;
+/// The most root moves searched (a sample when there are more, see
+/// `root_moves`): setting up and reporting on each root move costs time
+/// that `stop` would otherwise wait for.
+const ROOT_MOVES: usize = 2 * NODE_MOVES;
 
 /// Searches `game`'s position with every feature on.
 pub fn search(
@@ -102,7 +106,7 @@ pub fn search_with(
         ..limits.clone()
     };
     let budget = TimeBudget::new(&clock, options.move_overhead_ms, game.moves().len() as u32);
-    let threads = options.threads.clamp(1, 512);
+    let threads = effective_threads(options.threads);
     let ctl = Control {
         signals,
         abort: AtomicBool::new(false),
@@ -129,6 +133,7 @@ pub fn search_with(
             .depth
             .unwrap_or(MAX_PLY as u32)
             .min(skill.map_or(u32::MAX, |s| s.depth))
+            .min(mate_depth(limits))
             .clamp(1, MAX_PLY as u32 - 2) as i32,
     };
     let report_lines = options.multipv.clamp(1, moves.len());
@@ -146,6 +151,19 @@ pub fn search_with(
     let (mut final_moves, depth, seldepth, last_reported) = job.run_threads(main, &moves, threads);
     let chosen = skill.map_or(0, |s| s.choose(&final_moves, &mut rng));
     final_moves.swap(0, chosen);
+    if final_moves[0].score == -INF {
+        // Stopped before any move had a score: the move is unsearched, and
+        // its score is the static evaluation after it.
+        let rm = &mut final_moves[0];
+        let mut child = root;
+        rules.apply(&mut child, &rm.mv);
+        let score = eval::evaluate(rules, &child);
+        rm.score = if child.side_to_move() == root.side_to_move() {
+            score
+        } else {
+            -score
+        };
+    }
     let best = &final_moves[0];
     let pv = job.checked_pv(&best.pv);
     if last_reported != Some(best.mv) {
@@ -160,20 +178,44 @@ pub fn search_with(
     }
 }
 
-/// The legal moves, restricted to `searchmoves` when any of them is legal.
-fn root_moves(game: &Game, searchmoves: &[Move]) -> Vec<Move> {
-    let mut list = MoveList::new();
-    game.legal_moves(&mut list);
-    let wanted: Vec<Move> = list
-        .iter()
-        .copied()
-        .filter(|m| searchmoves.contains(m))
-        .collect();
-    if wanted.is_empty() {
-        list.iter().copied().collect()
-    } else {
-        wanted
+/// `go mate n` looks for a mate in n of the mover's own moves, which takes
+/// at most 2n - 1 plies (bonus turns only make the mover's moves denser):
+/// once that depth is searched without finding one, more depth cannot find
+/// one either, so the search ends instead of running until `stop`.
+fn mate_depth(limits: &Limits) -> u32 {
+    match limits.mate {
+        Some(n) if !limits.infinite => n.saturating_mul(2).saturating_sub(1),
+        _ => u32::MAX,
     }
+}
+
+/// The legal moves (a bounded sample of them in a huge MultiJump position,
+/// see `Rules::legal_moves_bounded`), or the `searchmoves` that are legal
+/// when there are any.
+fn root_moves(game: &Game, searchmoves: &[Move]) -> Vec<Move> {
+    let (rules, root) = (game.rules(), game.position());
+    let mut wanted: Vec<Move> = Vec::new();
+    for mv in searchmoves {
+        if !wanted.contains(mv) && rules.is_legal(root, mv) {
+            wanted.push(*mv);
+        }
+    }
+    if !wanted.is_empty() {
+        return wanted;
+    }
+    let mut list = MoveList::with_limit(ROOT_MOVES);
+    if game.status().is_none() {
+        rules.legal_moves_bounded(root, &mut list);
+    }
+    list.iter().copied().collect()
+}
+
+/// The threads a search runs: the Threads option, but never more than the
+/// machine has cores. Threads beyond the cores search no deeper, and they
+/// starve the protocol thread, so that `isready` and `stop` wait their turn.
+pub fn effective_threads(requested: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    requested.clamp(1, cores.max(1))
 }
 
 /// `infinite` and `ponder` searches report their move only once released.
@@ -366,19 +408,23 @@ impl Job<'_> {
     fn checked_pv(&self, pv: &[Move]) -> Vec<Move> {
         let rules = self.rules;
         let mut pos = self.root;
-        let mut list = MoveList::new();
+        // The search looked at most `NODE_MOVES` moves per node: a table
+        // move is one of those.
+        let mut list = MoveList::with_limit(NODE_MOVES);
         let mut line = Vec::new();
         let mut seen = vec![pos.key()];
         let mut from_search = pv.iter();
         while line.len() < MAX_PV && rules.status(&pos).is_none() {
-            rules.legal_moves(&pos, &mut list);
             let next = match from_search.next() {
-                Some(mv) => list.contains(mv).then_some(*mv),
+                Some(mv) => rules.is_legal(&pos, mv).then_some(*mv),
                 None if line.len() < pv.len() => None,
-                None => self
-                    .tt
-                    .probe(tt_key(rules, &pos))
-                    .and_then(|e| list.iter().copied().find(|m| m.signature() == e.mv)),
+                None => self.tt.probe(tt_key(rules, &pos)).and_then(|e| {
+                    // In a position too large to list, the line ends here:
+                    // sampling its moves for each ply would hold up `bestmove`.
+                    rules.legal_moves(&pos, &mut list);
+                    let found = list.iter().copied().find(|m| m.signature() == e.mv);
+                    found.filter(|_| !list.is_truncated())
+                }),
             };
             let Some(mv) = next else { break };
             let mut child = pos;

@@ -156,7 +156,11 @@ impl Engine {
     pub fn set_options(&mut self, options: SearchOptions) {
         self.wait();
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            let old = std::mem::replace(
+                &mut self.tt,
+                Arc::new(TranspositionTable::new(options.hash_mb)),
+            );
+            tt::release_in_background(old);
         }
         self.options = options;
     }
@@ -164,11 +168,14 @@ impl Engine {
     /// Forgets everything learned in earlier searches.
     pub fn new_game(&mut self) {
         self.wait();
-        // Clearing in place is far cheaper than allocating a new table; the
-        // table is only shared while a search runs, and none does now.
+        // Both ways cost next to nothing (see `TranspositionTable::clear`);
+        // the table is only shared while a search runs, and none does now.
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
-            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+            None => {
+                let fresh = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                tt::release_in_background(std::mem::replace(&mut self.tt, fresh));
+            }
         }
     }
 

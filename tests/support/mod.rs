@@ -28,7 +28,11 @@ impl Engine {
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            // YOTE_ENGINE_STDERR=1 shows the engine's log (to debug a test).
+            .stderr(match std::env::var_os("YOTE_ENGINE_STDERR") {
+                Some(_) => Stdio::inherit(),
+                None => Stdio::null(),
+            });
         for (k, v) in env {
             command.env(k, v);
         }
@@ -38,7 +42,13 @@ impl Engine {
         std::thread::spawn(move || {
             use std::io::BufRead;
             for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+                let line = match line {
+                    Ok(line) => line,
+                    Err(e) => {
+                        eprintln!("reading the engine's output: {e}");
+                        break;
+                    }
+                };
                 if tx.send((Instant::now(), line)).is_err() {
                     break;
                 }
@@ -113,6 +123,18 @@ impl Engine {
 
     pub fn bestmove(&mut self) -> Vec<String> {
         self.until(|l| l.starts_with("bestmove"))
+    }
+
+    /// The engine's resident memory in KiB (Linux; None elsewhere).
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     /// Closes stdin and waits for the process to exit by itself.
