@@ -614,6 +614,9 @@ impl Fuzzer {
         let (go, needs_stop) = self.go_line();
         // Every search of the 8×8 position is long: all are stopped.
         let needs_stop = needs_stop || huge;
+        // Lines still due from earlier commands (a rule change reloading a
+        // bad TablebasePath prints an error) must not pass for the go's own.
+        self.sync(false);
         self.send(&go);
         let first = self.sync(false);
         let refused = first.iter().any(|l| l.starts_with("info string error"))
