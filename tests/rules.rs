@@ -957,3 +957,18 @@ fn no_capture_limit_judged_on_material() {
     );
     assert!(Variant::from_spec("no_capture_outcome=loses").is_err());
 }
+
+/// With JumpOwn and MultiJump a capture can open with a jump over an own
+/// piece: `has_capture` must see it (it once looked for enemy jumps only).
+#[test]
+fn a_capture_that_opens_with_an_own_jump_is_a_capture() {
+    let chains = rules("standard,multi_jump=true,jump_own=true");
+    let p = pos(&chains, "6/6/6/6/WW1B2 w 10 11");
+    assert!(legal(&chains, &p).contains("a1c1e1"));
+    assert!(chains.has_capture(&p));
+    let single = rules("standard,jump_own=true");
+    assert!(!single.has_capture(&pos(&single, "6/6/6/6/WW1B2 w 10 11")));
+    let mandatory = rules("standard,multi_jump=true,jump_own=true,mandatory_capture=true");
+    let only = legal(&mandatory, &pos(&mandatory, "6/6/6/6/WW1B2 w 10 11"));
+    assert!(only.iter().all(|m| m.starts_with("a1c1e1")), "{only:?}");
+}

@@ -88,6 +88,13 @@ impl Rules {
 
     /// Whether the side to move could capture now.
     pub fn has_capture(&self, pos: &Position) -> bool {
+        if self.variant.jump_own && self.variant.multi_jump {
+            // A chain may open with a jump over an own piece and capture
+            // further on, which no single-jump pattern shows.
+            let mut list = MoveList::with_limit(1);
+            self.capture_moves(pos, &mut list);
+            return !list.is_empty();
+        }
         movegen::has_capture(&self.geometry, pos)
     }
 
