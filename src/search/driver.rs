@@ -342,7 +342,10 @@ impl Job<'_> {
         std::thread::scope(|scope| {
             for id in 1..threads {
                 let root_moves = root_moves.clone();
-                scope.spawn(move || self.helper(id, root_moves));
+                scope.spawn(move || {
+                    super::yield_to_protocol();
+                    self.helper(id, root_moves)
+                });
             }
             let (moves, depth, seldepth) = main.run(root_moves);
             self.ctl.abort.store(true, Ordering::SeqCst);
