@@ -32,7 +32,12 @@ for family in "${families[@]}"; do
         done
     done
 done
-for pieces in 2 3; do
-    run standard "rows=5,cols=5" "$pieces"
-    run standard "rows=5,cols=6" "$pieces"
+for family in "${families[@]}"; do
+    for pieces in 2 3; do
+        run "$family" "rows=5,cols=5" "$pieces"
+        run "$family" "rows=5,cols=6" "$pieces"
+    done
 done
+# With ThreeDraw, 3 pieces a side is drawn before the first move: 4 on 5x5.
+run classic "rows=5,cols=5" 4
+run all-options "rows=5,cols=5" 4
