@@ -195,3 +195,59 @@ fn plain_move_lists_and_bad_input() {
     assert!(!unlimited.status.success());
     assert!(String::from_utf8_lossy(&unlimited.stderr).contains("--nodes, --depth or --movetime"));
 }
+
+#[test]
+fn inside_the_tables_a_thrown_win_is_a_blunder_by_exact_value() {
+    let dir = scratch("tables");
+    let tables = dir.join("tb");
+    let made = Command::new(BIN)
+        .args([
+            "tb",
+            "generate",
+            "--pieces",
+            "5",
+            "--dir",
+            tables.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    // White wins at once here (c2e2xb2); after c3d3 Black wins at once.
+    let pgn = dir.join("thrown.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"t\"]\n[FEN \"6/6/2W3/1BWB2/W5 w 0 0 0 1\"]\n[Result \"*\"]\n\n1. c3d3 *\n",
+    )
+    .unwrap();
+    let out = dir.join("thrown-out.pgn");
+    let summary = analyse(
+        &pgn,
+        &out,
+        &["--depth", "1", "--tablebases", tables.to_str().unwrap()],
+    );
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    assert!(annotated.contains("{-L1/"), "{annotated}");
+    assert!(
+        annotated.contains("?? blunder, best c2e2xb2 +W1"),
+        "{annotated}"
+    );
+    assert!(summary.contains("1 blunders"), "{summary}");
+    // Tables of nowhere are an error, not a silent analysis without them.
+    let missing = Command::new(BIN)
+        .args([
+            "analyse",
+            pgn.to_str().unwrap(),
+            "--depth",
+            "1",
+            "--tablebases",
+        ])
+        .arg(dir.join("nowhere"))
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--tablebases"));
+}

@@ -5,6 +5,7 @@ use super::judge::Tally;
 use super::{GameAnalysis, GameInput, Job, PositionReport, Settings};
 use crate::rules::Variant;
 use crate::search::Limits;
+use crate::search::tables::Tables;
 use crate::tournament::records::{GameRecord, GameResult};
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -39,6 +40,10 @@ pub struct AnalyseArgs {
     /// Hash table per thread, MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Endgame table directories (`:`-separated, as the engine's
+    /// TablebasePath): positions in the tables get their exact value.
+    #[arg(long)]
+    pub tablebases: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -88,9 +93,13 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
         limits,
         workers,
         hash_mb: args.hash.max(1),
+        tables: load_tables(args.tablebases.as_deref(), &games)?,
     };
     let output = args.output_path();
-    let reports = search_all(&games, &settings, &text, &output, args.quiet)?;
+    // What makes two runs' results the same: the journal is kept only for
+    // the same limits and tables.
+    let identity = format!("{:?} tables={:?}", settings.limits, args.tablebases);
+    let reports = search_all(&games, &settings, &text, &identity, &output, args.quiet)?;
     let analyses: Vec<GameAnalysis> = games
         .iter()
         .enumerate()
@@ -106,6 +115,31 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
     print!("{}", summary(&games, &analyses));
     println!("Annotated games: {}", output.display());
     Ok(())
+}
+
+/// The tables for the games' rules (one rule set per run: tables are made
+/// for one); any error loading them stops the run rather than analysing
+/// without the exact values asked for.
+fn load_tables(paths: Option<&str>, games: &[GameInput]) -> Result<Tables> {
+    let Some(paths) = paths else {
+        return Ok(Tables::default());
+    };
+    let rules = &games[0].rules;
+    let same = |g: &GameInput| {
+        crate::tablebase::file::table_rules(g.rules.variant())
+            == crate::tablebase::file::table_rules(rules.variant())
+    };
+    if !games.iter().all(same) {
+        bail!("--tablebases: the games are of different rules; analyse one rule set per run");
+    }
+    // Every table found is used: the engine option's own ceiling.
+    const ALL_PIECES: u32 = 32;
+    let (tables, summary, errors) = Tables::load(paths, ALL_PIECES, rules);
+    if let Some(error) = errors.first() {
+        bail!("--tablebases: {error}");
+    }
+    eprintln!("{summary}");
+    Ok(tables)
 }
 
 /// Records, or a plain move list when the text has no tags.
@@ -142,13 +176,14 @@ fn search_all(
     games: &[GameInput],
     settings: &Settings,
     input: &str,
+    identity: &str,
     output: &Path,
     quiet: bool,
 ) -> Result<Vec<Vec<PositionReport>>> {
     let journal_path = PathBuf::from(format!("{}.journal", output.display()));
-    let print = format!("{:?}", settings.limits);
-    let (mut journal, mut done) = Journal::open(&journal_path, journal::fingerprint(input, &print))
-        .with_context(|| format!("journal {}", journal_path.display()))?;
+    let (mut journal, mut done) =
+        Journal::open(&journal_path, journal::fingerprint(input, identity))
+            .with_context(|| format!("journal {}", journal_path.display()))?;
     let all = super::jobs(games);
     let todo: Vec<Job> = all
         .iter()

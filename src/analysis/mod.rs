@@ -13,7 +13,9 @@ pub mod judge;
 
 use crate::rules::{Game, GameEnd, Move, MoveError, Outcome, Position, PositionError, Rules};
 use crate::rules::{Variant, VariantError};
+use crate::search::tables::Tables;
 use crate::search::{Engine, Limits, Score, SearchEvent, SearchOptions, SearchRequest};
+use crate::tablebase;
 use crate::tournament::records::{GameRecord, GameResult};
 use judge::{MoveJudgement, Tally, Value};
 use std::fmt;
@@ -146,12 +148,15 @@ impl PositionReport {
 }
 
 /// How to search each position.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Settings {
     pub limits: Limits,
     /// Positions searched at once, one search thread each.
     pub workers: usize,
     pub hash_mb: usize,
+    /// Endgame tables (none by default): positions they hold get their
+    /// exact value, and the search plays from them perfectly.
+    pub tables: Tables,
 }
 
 /// One position to search: game index (0-based) and ply.
@@ -187,13 +192,17 @@ pub fn search_positions(
             scope.spawn(move || {
                 let mut engine = Engine::new(SearchOptions {
                     hash_mb: settings.hash_mb,
+                    tables: settings.tables.clone(),
                     ..SearchOptions::default()
                 });
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&job) = todo.get(index) else { break };
                     let game = games[job.game].game_at(job.ply);
-                    let report = search_one(&mut engine, &game, &settings.limits);
+                    let mut report = search_one(&mut engine, &game, &settings.limits);
+                    if let Some(exact) = table_value(&settings.tables, &game) {
+                        report.value = exact;
+                    }
                     if tx.send((job, report)).is_err() {
                         break;
                     }
@@ -251,6 +260,17 @@ pub fn search_one(engine: &mut Engine, game: &Game, limits: &Limits) -> Position
     }
     engine.wait();
     report
+}
+
+/// The tables' value of `game`'s position, where they hold it and the
+/// history rules cannot change it.
+fn table_value(tables: &Tables, game: &Game) -> Option<Value> {
+    let prober = tables.prober(game.rules())?;
+    Some(match prober.value(game.position(), game.keys())? {
+        tablebase::Value::Win(d) => Value::Win(u32::from(d)),
+        tablebase::Value::Loss(d) => Value::Loss(u32::from(d)),
+        tablebase::Value::Draw => Value::Draw,
+    })
 }
 
 /// A search score as a value: mates in `n` own moves become wins in
