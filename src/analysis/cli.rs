@@ -6,7 +6,7 @@ use super::{GameAnalysis, GameInput, Job, PositionReport, Settings};
 use crate::rules::Variant;
 use crate::search::Limits;
 use crate::search::tables::Tables;
-use crate::tournament::records::{GameRecord, GameResult};
+use crate::tournament::records::{self, GameRecord, GameResult};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -153,7 +153,7 @@ fn read_games(text: &str, variant: &Variant) -> Result<Vec<GameInput>> {
             .map(|line| GameRecord {
                 moves: line
                     .split_whitespace()
-                    .filter(|w| !w.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()))
+                    .filter(|w| !records::is_move_number(w))
                     .map(str::to_string)
                     .collect(),
                 ..GameRecord::default()

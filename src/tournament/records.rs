@@ -556,7 +556,7 @@ fn is_valid_tag_name(name: &str) -> bool {
 }
 
 /// `12.` or `12...`: digits followed by at least one dot.
-fn is_move_number(token: &str) -> bool {
+pub fn is_move_number(token: &str) -> bool {
     let dots = token.trim_start_matches(|c: char| c.is_ascii_digit());
     dots.len() < token.len() && !dots.is_empty() && dots.chars().all(|c| c == '.')
 }
