@@ -34,6 +34,11 @@ impl SplitMix64 {
     }
 
     /// Fisher–Yates.
+    /// Uniform in `0.0..1.0` (53 random bits).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             items.swap(i, self.below(i + 1));

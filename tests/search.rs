@@ -9,7 +9,7 @@ use yote::search::selfplay::{self, Contender};
 use yote::search::tt::TranspositionTable;
 use yote::search::{
     Engine, Limits, PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest,
-    SearchResult, Signals, bench, driver,
+    SearchResult, Signals, bench, driver, skill,
 };
 
 fn rules(spec: &str) -> Rules {
@@ -328,6 +328,82 @@ fn limited_strength_replays_with_the_same_seed() {
     let mut list = MoveList::new();
     g.legal_moves(&mut list);
     assert!(list.contains(&a.best.unwrap()));
+}
+
+/// The move every `Skill Level` and a range of `UCI_Elo` values play in
+/// `text` with seeds 0..12.
+fn skill_moves(text: &str) -> Vec<String> {
+    let g = game("standard", text);
+    let mut played = Vec::new();
+    let strengths = (0..skill::MAX_LEVEL).map(|level| (false, level, 0)).chain(
+        (skill::MIN_ELO..skill::MAX_ELO)
+            .step_by(97)
+            .map(|elo| (true, skill::MAX_LEVEL, elo)),
+    );
+    for (limit_strength, skill_level, elo) in strengths {
+        for seed in 0..12 {
+            let options = SearchOptions {
+                limit_strength,
+                skill_level,
+                elo,
+                seed,
+                ..SearchOptions::default()
+            };
+            let (result, _) = run(&g, &depth(30), &options);
+            played.push(g.rules().move_text(&result.best.unwrap()));
+        }
+    }
+    played
+}
+
+#[test]
+fn no_skill_level_walks_into_a_loss_it_has_seen() {
+    // White c1 and f5 against a5 and c3: c1c2 lets c3 jump it and take f5
+    // as the second piece, which ends the game; every other move is safe.
+    let played = skill_moves("B4W/6/2B3/6/2W3 w 0 0 0 30");
+    assert!(played.iter().all(|m| m != "c1c2"), "{played:?}");
+    // The weak levels do vary their moves.
+    let distinct: std::collections::HashSet<&String> = played.iter().collect();
+    assert!(distinct.len() >= 3, "{distinct:?}");
+}
+
+#[test]
+fn every_skill_level_takes_a_win_in_one() {
+    // b3 jumps c3 and takes f1 as the second piece: Black has none left.
+    let played = skill_moves("6/6/1WB3/6/W4B w 0 0 0 30");
+    assert!(played.iter().all(|m| m == "b3d3xf1"), "{played:?}");
+}
+
+#[test]
+fn skill_levels_keep_to_their_node_budget_and_depth() {
+    let g = game("standard", "6/2W3/4B1/2B2B/3W2 w 8 9 4 6");
+    for level in [13, 15, 17] {
+        let options = SearchOptions {
+            skill_level: level,
+            ..SearchOptions::default()
+        };
+        let cap = skill::Skill::from_level(level).unwrap().nodes().unwrap();
+        let (result, _) = run(&g, &depth(60), &options);
+        assert!(
+            result.nodes <= cap + 64,
+            "level {level}: {} > {cap}",
+            result.nodes
+        );
+        assert!(
+            result.nodes >= cap / 2,
+            "level {level}: {} < {cap}",
+            result.nodes
+        );
+    }
+    let options = SearchOptions {
+        skill_level: 5,
+        ..SearchOptions::default()
+    };
+    let (_, infos) = run(&g, &depth(60), &options);
+    assert!(infos.iter().all(|i| i.depth <= 2), "{infos:?}");
+    // Full strength goes as deep as it is told.
+    let (_, infos) = run(&g, &depth(6), &SearchOptions::default());
+    assert!(infos.iter().any(|i| i.depth == 6));
 }
 
 #[test]

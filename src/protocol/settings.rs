@@ -10,6 +10,7 @@ use crate::rules::geometry::{MAX_SIZE, MIN_SIZE};
 use crate::rules::variant::{MAX_NO_CAPTURE_DRAW, MAX_PIECES, MAX_REPETITION_DRAW};
 use crate::rules::{NoCaptureOutcome, NoMoves, Removal, Variant, WinCondition};
 use crate::search::alphabeta::Features;
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search::{PlayStyle, SearchOptions};
 
 pub const VARIANT: &str = "Variant";
@@ -78,6 +79,7 @@ fn combo(name: &str, default: String, vars: &[String]) -> OptionDef {
 /// Switches search features on or off (`-lmr,+killers`): for measuring a
 /// feature with the match runner against the default engine.
 pub const SEARCH_FEATURES: &str = "SearchFeatures";
+pub const SKILL_LEVEL: &str = "Skill Level";
 
 /// Endgame table directories, separated as in Stockfish's SyzygyPath.
 pub const TABLEBASE_PATH: &str = "TablebasePath";
@@ -102,7 +104,8 @@ fn engine_options() -> Vec<OptionDef> {
         OptionDef::spin("MoveOverhead", d.move_overhead_ms as i64, 0, 5000),
         OptionDef::check(PONDER, false),
         OptionDef::check("UCI_LimitStrength", d.limit_strength),
-        OptionDef::spin("UCI_Elo", i64::from(d.elo), 500, 3000),
+        OptionDef::spin("UCI_Elo", i64::from(d.elo), MIN_ELO.into(), MAX_ELO.into()),
+        OptionDef::spin(SKILL_LEVEL, d.skill_level.into(), 0, MAX_LEVEL.into()),
         OptionDef::spin("Seed", d.seed as i64, 0, i64::from(i32::MAX)),
         combo("Style", "search".to_string(), &styles),
         OptionDef::string(SEARCH_FEATURES, ""),
@@ -242,6 +245,7 @@ pub fn search_options(table: &OptionTable) -> SearchOptions {
             .get_bool("UCI_LimitStrength")
             .unwrap_or(d.limit_strength),
         elo: int("UCI_Elo", d.elo.into()) as u32,
+        skill_level: int(SKILL_LEVEL, d.skill_level.into()) as u32,
         seed: int("Seed", d.seed),
         // Checked when set (`check_engine_option`), so a stored text parses.
         features: Features::parse(table.get_text(SEARCH_FEATURES).unwrap_or_default())

@@ -11,7 +11,7 @@ use super::{
     baseline, eval,
 };
 use crate::rng::SplitMix64;
-use crate::rules::{Game, Move, MoveList, Position, Rules};
+use crate::rules::{Game, Move, MoveList, Outcome, Position, Rules};
 use crate::tablebase::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -84,11 +84,9 @@ pub fn search_with(
             nodes: 1,
         };
     }
+    let skill = options.skill();
     // Tables make the engine perfect: not for a strength-limited one.
-    let tables = options
-        .tables
-        .prober(rules)
-        .filter(|_| !options.limit_strength);
+    let tables = options.tables.prober(rules).filter(|_| skill.is_none());
     if let Some((mv, value, line)) = tables.and_then(|t| t.root_move(game, &moves)) {
         report_table_move(rules, &root, value, &line, start, on_event);
         wait_for_release(signals, limits);
@@ -98,7 +96,6 @@ pub fn search_with(
             nodes: 1,
         };
     }
-    let skill = options.limit_strength.then(|| Skill::from_elo(options.elo));
     // Pondering searches without a clock until ponderhit, then by the clock
     // of the `go` (measured from the `go`, which errs on the safe side).
     let clock = Limits {
@@ -116,7 +113,10 @@ pub fn search_with(
         } else {
             budget.hard_deadline()
         },
-        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        node_limit: limits
+            .nodes
+            .unwrap_or(u64::MAX)
+            .min(skill.and_then(|s| s.nodes()).unwrap_or(u64::MAX)),
         counters: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         tbhits: AtomicU64::new(0),
     };
@@ -132,7 +132,7 @@ pub fn search_with(
         max_depth: limits
             .depth
             .unwrap_or(MAX_PLY as u32)
-            .min(skill.map_or(u32::MAX, |s| s.depth))
+            .min(skill.map_or(u32::MAX, |s| s.depth()))
             .min(mate_depth(limits))
             .clamp(1, MAX_PLY as u32 - 2) as i32,
     };
@@ -142,15 +142,17 @@ pub fn search_with(
         limits,
         budget,
         lines: report_lines
-            .max(skill.map_or(1, |s| s.lines))
+            .max(skill.map_or(1, |s| s.lines(moves.len())))
             .min(moves.len()),
         report_lines,
         on_event,
         last_reported: None,
     };
     let (mut final_moves, depth, seldepth, last_reported) = job.run_threads(main, &moves, threads);
-    let chosen = skill.map_or(0, |s| s.choose(&final_moves, &mut rng));
-    final_moves.swap(0, chosen);
+    if let Some(skill) = skill {
+        let chosen = choose_with_skill(&skill, rules, &root, &final_moves, &mut rng);
+        final_moves.swap(0, chosen);
+    }
     if final_moves[0].score == -INF {
         // Stopped before any move had a score: the move is unsearched, and
         // its score is the static evaluation after it.
@@ -175,6 +177,38 @@ pub fn search_with(
         best: Some(best.mv),
         ponder: ponder_move(rules, &root, &pv),
         nodes: ctl.total_nodes(),
+    }
+}
+
+/// The root move a strength-limited player picks: weighed by the search's
+/// scores when it is attentive, else by a glance at each move's position.
+fn choose_with_skill(
+    skill: &Skill,
+    rules: &Rules,
+    root: &Position,
+    moves: &[RootMove],
+    rng: &mut SplitMix64,
+) -> usize {
+    let searched: Vec<i32> = moves.iter().map(|rm| rm.score).collect();
+    if skill.attentive(rng) {
+        return skill.choose(&searched, None, rng);
+    }
+    let glanced: Vec<i32> = moves.iter().map(|rm| glance(rules, root, &rm.mv)).collect();
+    skill.choose(&searched, Some(&glanced), rng)
+}
+
+/// The mover's score of the position after `mv` without looking at any
+/// reply: a win or loss on the board, else the static evaluation.
+fn glance(rules: &Rules, root: &Position, mv: &Move) -> i32 {
+    let mut child = *root;
+    rules.apply(&mut child, mv);
+    let us = root.side_to_move();
+    match rules.status(&child).map(|end| end.outcome) {
+        Some(Outcome::Win(p)) if p == us => MATE - 1,
+        Some(Outcome::Win(_)) => -MATE + 1,
+        Some(_) => 0,
+        None if child.side_to_move() == us => eval::evaluate(rules, &child),
+        None => -eval::evaluate(rules, &child),
     }
 }
 

@@ -45,8 +45,11 @@ pub struct SearchOptions {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub style: PlayStyle,
+    /// `UCI_LimitStrength`: play at `elo` (overrides `skill_level`).
     pub limit_strength: bool,
     pub elo: u32,
+    /// `Skill Level`, 0-20; 20 is full strength.
+    pub skill_level: u32,
     pub seed: u64,
     /// Search features on or off; the default is the measured best.
     pub features: alphabeta::Features,
@@ -63,10 +66,22 @@ impl Default for SearchOptions {
             move_overhead_ms: 10,
             style: PlayStyle::Search,
             limit_strength: false,
-            elo: 2000,
+            elo: 1500,
+            skill_level: skill::MAX_LEVEL,
             seed: 0,
             features: alphabeta::Features::default(),
             tables: tables::Tables::default(),
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The strength to play at, unless full.
+    pub fn skill(&self) -> Option<skill::Skill> {
+        if self.limit_strength {
+            skill::Skill::from_elo(self.elo)
+        } else {
+            skill::Skill::from_level(self.skill_level)
         }
     }
 }

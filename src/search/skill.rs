@@ -1,84 +1,329 @@
-//! Playing strength for people: `UCI_LimitStrength` + `UCI_Elo` turn into a
-//! depth cap and a margin within which close moves are chosen with seeded
-//! noise. A move whose score is worse than the best by more than the
-//! margin is never chosen, and neither is a move into a lost mate, so the
-//! engine plays weaker without random blunders.
+//! Playing strength for people: `Skill Level` (0-20) and `UCI_Elo` on the
+//! scale of the strength ladder (docs/strength.md), where the random player
+//! is 0 and every number was measured by games.
+//!
+//! A level is a point on one continuous line of players, so that `UCI_Elo`
+//! can fall between two measured levels:
+//! - below `PRECISE_FROM` (levels 0-12.99) the engine scores every root move
+//!   and draws its move from a softmax over the scores; the temperature
+//!   falls by a constant factor per level, from all but uniform at level 0,
+//!   and no move that loses more than the level's `max_loss` is ever drawn.
+//!   The weights come from a 2-ply search when the player is attentive, and
+//!   otherwise from a glance at the position after each move (a beginner
+//!   who does not weigh the opponent's replies); the chance of attention
+//!   grows from 0 at level 0 to 1 at `ATTENTIVE_FROM`;
+//! - from `PRECISE_FROM` up it plays its best move within a node budget
+//!   that grows by a constant factor per level, up to level 19, and from
+//!   there to what full strength searches in a second;
+//! - level 20 is full strength: no cap at all.
+//!
+//! What no level does on purpose (see `choose`): miss a win its search has
+//! found, walk into a loss it has seen when another move avoids it, or give
+//! away more than `max_loss` by its own count.
 
-use super::alphabeta::{INF, RootMove};
+use super::alphabeta::INF;
 use super::tt::MATE_BOUND;
 use crate::rng::SplitMix64;
 
-pub const MIN_ELO: u32 = 600;
-pub const MAX_ELO: u32 = 2400;
+/// `Skill Level` 20: the engine at full strength.
+pub const MAX_LEVEL: u32 = 20;
+/// The levels from here up choose their best move.
+const PRECISE_FROM: f64 = 13.0;
+/// The search depth of the noisy levels.
+const NOISY_DEPTH: u32 = 2;
+/// The level from which the search's scores are always used.
+const ATTENTIVE_FROM: f64 = 4.0;
+/// Softmax temperature in centipawns (100 = a piece) at the last noisy
+/// level, and its growth per level downwards: by `HEAT_PER_LEVEL` to
+/// `ATTENTIVE_FROM` (about 400 cp there), where strength changes most with
+/// it, then faster to all but uniform at level 0 (about 4900 cp).
+const COOLEST: f64 = 4.0;
+const HEAT_PER_LEVEL: f64 = 1.78;
+const HEAT_PER_CARELESS_LEVEL: f64 = 1.87;
+/// Nodes per move at `PRECISE_FROM`, and the budget's doublings per level.
+const FIRST_NODES: f64 = 1000.0;
+const DOUBLINGS_PER_LEVEL: f64 = 1.25;
+/// The last capped level before full strength, and about what full
+/// strength searches in one second on one core here: the budget between
+/// the two grows geometrically, so that `UCI_Elo` just below full strength
+/// plays close to it.
+const LAST_CAPPED: f64 = 19.0;
+const FULL_NODES: f64 = 4_000_000.0;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The strength ladder measured by `scripts/ladder.sh` (docs/strength.md):
+/// `(Skill Level, Elo)` with the random player at 0, standard rules, 1 s a
+/// move. Elo rises with the level; `UCI_Elo` is interpolated in it.
+pub const LADDER: [(u32, u32); 11] = [
+    (0, 300),
+    (2, 500),
+    (4, 700),
+    (6, 900),
+    (8, 1100),
+    (10, 1300),
+    (12, 1500),
+    (14, 1700),
+    (16, 1900),
+    (18, 2100),
+    (20, 2300),
+];
+
+/// The lowest `UCI_Elo` that means something: level 0's rating.
+pub const MIN_ELO: u32 = LADDER[0].1;
+/// Full strength at 1 s a move: `UCI_Elo` at or above it is level 20.
+pub const MAX_ELO: u32 = LADDER[LADDER.len() - 1].1;
+
+/// A strength below full: a level in `0.0..20.0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Skill {
-    /// Deepest iteration searched.
-    pub depth: u32,
-    /// Moves scoring within this many centipawns of the best are candidates.
-    pub margin: i32,
-    /// How many best lines the search computes to choose from.
-    pub lines: usize,
+    level: f64,
 }
 
 impl Skill {
-    /// 600 Elo: depth 1 and a 180 cp margin; 2400 Elo: depth 10, no margin.
-    pub fn from_elo(elo: u32) -> Skill {
-        let elo = elo.clamp(MIN_ELO, MAX_ELO);
-        Skill {
-            depth: 1 + (elo - MIN_ELO) / 200,
-            margin: ((MAX_ELO - elo) / 10) as i32,
-            lines: 4,
-        }
+    /// `Skill Level`: none at `MAX_LEVEL` (full strength).
+    pub fn from_level(level: u32) -> Option<Skill> {
+        (level < MAX_LEVEL).then_some(Skill {
+            level: f64::from(level),
+        })
     }
 
-    /// Index into `moves` (sorted best first) of the move to play: the best
-    /// of `score + noise` among the candidates, noise uniform in 0..=margin.
-    pub fn choose(&self, moves: &[RootMove], rng: &mut SplitMix64) -> usize {
-        let best = moves[0].score;
-        if self.margin == 0 || best.abs() > MATE_BOUND {
-            return 0;
+    /// The level whose measured rating is `elo`, interpolated between the
+    /// ladder's rungs; none from `MAX_ELO` up.
+    pub fn from_elo(elo: u32) -> Option<Skill> {
+        let elo = f64::from(elo.max(MIN_ELO));
+        let rung = LADDER.windows(2).find(|pair| elo < f64::from(pair[1].1))?;
+        let ((l0, e0), (l1, e1)) = (rung[0], rung[1]);
+        let (l0, e0, l1, e1) = (f64::from(l0), f64::from(e0), f64::from(l1), f64::from(e1));
+        Some(Skill {
+            level: l0 + (l1 - l0) * (elo - e0) / (e1 - e0),
+        })
+    }
+
+    pub fn level(&self) -> f64 {
+        self.level
+    }
+
+    fn noisy(&self) -> bool {
+        self.level < PRECISE_FROM
+    }
+
+    /// The deepest iteration searched.
+    pub fn depth(&self) -> u32 {
+        if self.noisy() { NOISY_DEPTH } else { u32::MAX }
+    }
+
+    /// Nodes per move, when capped.
+    pub fn nodes(&self) -> Option<u64> {
+        if self.noisy() {
+            return None;
         }
-        let candidates = moves.iter().take(self.lines).enumerate().filter(|(_, rm)| {
-            rm.score > -INF && rm.score.abs() <= MATE_BOUND && rm.score >= best - self.margin
-        });
-        let mut chosen = (0, i32::MIN);
-        for (i, rm) in candidates {
-            let noisy = rm.score + rng.below(self.margin as usize + 1) as i32;
-            if noisy > chosen.1 {
-                chosen = (i, noisy);
+        let doublings = (self.level.min(LAST_CAPPED) - PRECISE_FROM) * DOUBLINGS_PER_LEVEL;
+        let last = FIRST_NODES * 2f64.powf(doublings);
+        let bridge = (FULL_NODES / last).powf((self.level - LAST_CAPPED).max(0.0));
+        Some((last * bridge) as u64)
+    }
+
+    /// How many root moves get an exact score: all of them when the move
+    /// is drawn from the scores.
+    pub fn lines(&self, root_moves: usize) -> usize {
+        if self.noisy() { root_moves } else { 1 }
+    }
+
+    /// Softmax temperature in centipawns; 0 from `PRECISE_FROM` up.
+    pub fn temperature(&self) -> f64 {
+        if !self.noisy() {
+            return 0.0;
+        }
+        let below_last = (PRECISE_FROM - 1.0 - self.level).max(0.0);
+        let careless = (ATTENTIVE_FROM - self.level).max(0.0);
+        COOLEST
+            * HEAT_PER_LEVEL.powf(below_last - careless)
+            * HEAT_PER_CARELESS_LEVEL.powf(careless)
+    }
+
+    /// The most a chosen move may score below the best: six captures' worth
+    /// (1240 cp) at level 0, one (200 cp) at `PRECISE_FROM`.
+    pub fn max_loss(&self) -> i32 {
+        let above = (PRECISE_FROM - self.level).max(0.0);
+        (200.0 + 80.0 * above) as i32
+    }
+
+    /// Whether this move's choice weighs the moves by the search's scores or
+    /// only by a glance at the position after each (the guards of `choose`
+    /// use the search's scores either way).
+    pub fn attentive(&self, rng: &mut SplitMix64) -> bool {
+        rng.unit() * ATTENTIVE_FROM < self.level
+    }
+
+    /// Index into `searched` (the search's score of each root move, -INF
+    /// for unsearched ones) of the move to play. A found win is played; a
+    /// move into a seen loss is never chosen while another is not lost; nor
+    /// is a move more than `max_loss` below the best. Among the rest the
+    /// choice is a softmax at `temperature` over `glanced` scores when the
+    /// player did not look at the replies, else over `searched`.
+    pub fn choose(&self, searched: &[i32], glanced: Option<&[i32]>, rng: &mut SplitMix64) -> usize {
+        let (first_best, best) = searched
+            .iter()
+            .enumerate()
+            .fold((0, -INF), |b, (i, &s)| if s > b.1 { (i, s) } else { b });
+        let t = self.temperature();
+        if t < 1.0 || best >= MATE_BOUND {
+            return first_best;
+        }
+        let floor = best - self.max_loss();
+        let lost = |score: i32| score <= -MATE_BOUND && best > -MATE_BOUND;
+        let eligible = |score: i32| score > -INF && score >= floor && !lost(score);
+        let seen = glanced.unwrap_or(searched);
+        let seen_best = (0..searched.len())
+            .filter(|&i| eligible(searched[i]))
+            .map(|i| seen[i])
+            .max()
+            .unwrap_or(0);
+        let weights: Vec<f64> = (0..searched.len())
+            .map(|i| {
+                if eligible(searched[i]) {
+                    (f64::from(seen[i] - seen_best) / t).exp()
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut pick = rng.unit() * total;
+        for (i, w) in weights.iter().enumerate() {
+            if pick < *w {
+                return i;
             }
+            pick -= w;
         }
-        chosen.0
+        first_best
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Move;
 
-    fn rm(score: i32) -> RootMove {
-        RootMove {
-            score,
-            ..RootMove::new(Move::place(score.unsigned_abs() as u8 % 30))
-        }
-    }
-
-    #[test]
-    fn never_picks_a_move_far_below_the_best() {
-        let skill = Skill::from_elo(MIN_ELO);
-        let moves = [rm(50), rm(40), rm(-300), rm(-INF)];
+    fn picks(skill: Skill, moves: &[i32], n: usize) -> Vec<usize> {
         let mut rng = SplitMix64::new(9);
-        for _ in 0..200 {
-            assert!(skill.choose(&moves, &mut rng) < 2);
+        let mut count = vec![0; moves.len()];
+        for _ in 0..n {
+            count[skill.choose(moves, None, &mut rng)] += 1;
         }
-        assert_eq!(Skill::from_elo(MAX_ELO).choose(&moves, &mut rng), 0);
+        count
     }
 
     #[test]
-    fn stronger_means_deeper() {
-        assert!(Skill::from_elo(1000).depth < Skill::from_elo(2000).depth);
-        assert_eq!(Skill::from_elo(100), Skill::from_elo(MIN_ELO));
+    fn never_picks_a_move_beyond_the_loss_limit_or_into_a_loss() {
+        let weakest = Skill::from_level(0).unwrap();
+        let moves = [50, 40, -300, -2000, -MATE_BOUND - 5, -INF];
+        let count = picks(weakest, &moves, 2000);
+        assert!(count[0] > 0 && count[1] > 0 && count[2] > 0, "{count:?}");
+        assert_eq!(count[3..], [0, 0, 0], "{count:?}");
+    }
+
+    #[test]
+    fn a_glance_chooses_but_the_search_guards() {
+        let weakest = Skill::from_level(0).unwrap();
+        let searched = [10, -MATE_BOUND - 1, 0, -1500];
+        let glanced = [0, 900, 0, 800];
+        let mut rng = SplitMix64::new(2);
+        let mut count = [0; 4];
+        for _ in 0..400 {
+            count[weakest.choose(&searched, Some(&glanced), &mut rng)] += 1;
+        }
+        assert_eq!((count[1], count[3]), (0, 0), "{count:?}");
+        assert!(count[0] > 100 && count[2] > 100, "{count:?}");
+        // A glanced score far above the rest dominates a cool choice.
+        let level_3 = Skill::from_level(3).unwrap();
+        let glanced = [0, 0, 20_000, 0];
+        assert_eq!(level_3.choose(&searched, Some(&glanced), &mut rng), 2);
+    }
+
+    #[test]
+    fn a_found_win_is_always_played() {
+        let moves = [MATE_BOUND + 3, 40, 30];
+        assert_eq!(picks(Skill::from_level(0).unwrap(), &moves, 200)[0], 200);
+    }
+
+    #[test]
+    fn the_best_need_not_come_first() {
+        let moves = [-20, MATE_BOUND + 1, 10];
+        assert_eq!(picks(Skill::from_level(3).unwrap(), &moves, 50)[1], 50);
+        assert_eq!(picks(Skill::from_level(15).unwrap(), &moves, 50)[1], 50);
+    }
+
+    #[test]
+    fn the_temperature_falls_level_by_level() {
+        let t = |level| Skill::from_level(level).unwrap().temperature();
+        assert!((t(12) - COOLEST).abs() < 1e-9);
+        assert!((t(4) - 400.0).abs() < 10.0, "{}", t(4));
+        assert!((t(0) - 4900.0).abs() < 100.0, "{}", t(0));
+        assert!((0..12).all(|l| t(l) > t(l + 1)));
+        assert_eq!(t(13), 0.0);
+    }
+
+    #[test]
+    fn attention_grows_with_the_level() {
+        let share = |level| {
+            let skill = Skill::from_level(level).unwrap();
+            let mut rng = SplitMix64::new(4);
+            (0..1000).filter(|_| skill.attentive(&mut rng)).count()
+        };
+        assert_eq!(share(0), 0);
+        assert!(share(1) > 150 && share(1) < 350, "{}", share(1));
+        assert!(share(2) > share(1));
+        assert_eq!(share(4), 1000);
+    }
+
+    #[test]
+    fn a_lost_position_still_plays_a_move() {
+        let moves = [-MATE_BOUND - 3, -MATE_BOUND - 9];
+        let count = picks(Skill::from_level(0).unwrap(), &moves, 100);
+        assert_eq!(count.iter().sum::<usize>(), 100);
+    }
+
+    #[test]
+    fn higher_levels_pick_the_best_more_often() {
+        let moves = [60, 20, 0, -100];
+        let best_share = |level| picks(Skill::from_level(level).unwrap(), &moves, 4000)[0];
+        assert!(best_share(0) < best_share(5));
+        assert!(best_share(5) < best_share(9));
+        assert_eq!(best_share(13), 4000);
+    }
+
+    #[test]
+    fn the_precise_levels_double_their_nodes() {
+        assert_eq!(Skill::from_level(12).unwrap().nodes(), None);
+        let nodes = |l| Skill::from_level(l).unwrap().nodes().unwrap();
+        assert_eq!(nodes(13), 1000);
+        assert!(nodes(14) > nodes(13) * 2 && nodes(19) > nodes(18) * 2);
+        let almost_full = Skill::from_elo(MAX_ELO - 1).unwrap().nodes().unwrap();
+        assert!(almost_full > FULL_NODES as u64 * 9 / 10, "{almost_full}");
+        assert!(Skill::from_level(MAX_LEVEL).is_none());
+    }
+
+    #[test]
+    fn elo_follows_the_ladder() {
+        assert_eq!(Skill::from_elo(MIN_ELO).unwrap().level(), 0.0);
+        assert_eq!(Skill::from_elo(0), Skill::from_elo(MIN_ELO));
+        assert!(Skill::from_elo(MAX_ELO).is_none());
+        let (l, e) = LADDER[3];
+        assert!((Skill::from_elo(e).unwrap().level() - f64::from(l)).abs() < 1e-9);
+        let mut last = -1.0;
+        for elo in MIN_ELO..MAX_ELO {
+            let level = Skill::from_elo(elo).unwrap().level();
+            assert!(level > last, "{elo}");
+            last = level;
+        }
+    }
+
+    #[test]
+    fn the_ladder_rises() {
+        assert!(
+            LADDER
+                .windows(2)
+                .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1)
+        );
+        assert_eq!(LADDER[LADDER.len() - 1].0, MAX_LEVEL);
     }
 }

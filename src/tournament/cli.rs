@@ -132,6 +132,10 @@ pub struct MatchOptions {
     /// Print the statistics (and standings) on stderr every N games.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub rating_interval: usize,
+    /// Standings with this engine's rating fixed at 0, and every interval
+    /// the one of the difference to it (default: ratings average 0).
+    #[arg(long, value_name = "NAME")]
+    pub anchor: Option<String>,
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -174,6 +178,7 @@ pub struct MatchConfig {
     pub site: String,
     pub show_games: bool,
     pub rating_interval: usize,
+    pub anchor: Option<String>,
     pub quiet: bool,
 }
 
@@ -199,6 +204,12 @@ impl MatchConfig {
             args.games - 1,
             args.games + 1
         );
+        if let Some(anchor) = &args.anchor {
+            ensure!(
+                engines.iter().any(|e| &e.name == anchor),
+                "--anchor {anchor}: no engine has that name"
+            );
+        }
         let rounds = args.games / 2;
         let control = time_control(args, &engines)?;
         Ok(MatchConfig {
@@ -231,6 +242,7 @@ impl MatchConfig {
             site: hostname(),
             show_games: args.show_games,
             rating_interval: args.rating_interval,
+            anchor: args.anchor.clone(),
             quiet: args.quiet,
             engines,
         })

@@ -23,7 +23,7 @@ pub mod tally;
 pub use cli::{MatchArgs, MatchConfig, parse_args};
 pub use runner::{MatchReport, PlayedGame, run_match};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, bail, ensure};
 use records::GameResult;
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
@@ -45,7 +45,13 @@ pub fn run(args: MatchArgs) -> Result<()> {
         for tally in &tallies {
             print!("{}", tally.report(sprt.as_ref()));
         }
-        print!("{}", standings_text(&tallies));
+        if let Some(anchor) = &args.anchor {
+            ensure!(
+                tallies.iter().any(|t| &t.a == anchor || &t.b == anchor),
+                "--anchor {anchor}: no engine of that name played in these records"
+            );
+        }
+        print!("{}", standings_text(&tallies, args.anchor.as_deref()));
         return Ok(());
     }
     let config = MatchConfig::from_args(&args)?;
@@ -60,7 +66,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
 }
 
 /// Standings and crosstable when more than two engines played.
-fn standings_text(tallies: &[PairTally]) -> String {
+fn standings_text(tallies: &[PairTally], anchor: Option<&str>) -> String {
     let mut names: Vec<String> = Vec::new();
     for t in tallies {
         for name in [&t.a, &t.b] {
@@ -70,7 +76,7 @@ fn standings_text(tallies: &[PairTally]) -> String {
         }
     }
     if names.len() > 2 {
-        format!("\n{}", standings::report(&names, tallies))
+        format!("\n{}", standings::report(&names, tallies, anchor))
     } else {
         String::new()
     }
@@ -82,7 +88,7 @@ pub fn summary(config: &MatchConfig, report: &MatchReport) -> String {
     for tally in &report.tallies {
         out += &tally.report(config.sprt.as_ref());
     }
-    out += &standings_text(&report.tallies);
+    out += &standings_text(&report.tallies, config.anchor.as_deref());
     for (name, n) in report.restarts.iter().filter(|(_, n)| *n > 0) {
         out += &format!("{name}: restarted {n} time(s) after misbehaving\n");
     }

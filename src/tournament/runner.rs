@@ -187,7 +187,7 @@ fn interim_report(config: &MatchConfig, names: &[String], tallies: &[PairTally])
         out += &tally.report(config.sprt.as_ref());
     }
     if names.len() > 2 {
-        out += &super::standings::report(names, tallies);
+        out += &super::standings::report(names, tallies, config.anchor.as_deref());
     }
     out
 }

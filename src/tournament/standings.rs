@@ -3,9 +3,10 @@
 //! half a win and half a loss, as Ordo computes it), a 95% interval from
 //! the likelihood's curvature, and a crosstable.
 //!
-//! Ratings are relative: their mean is 0. An engine that won or lost every
-//! game has no finite maximum-likelihood rating and is shown as ±inf, with
-//! the others rated among themselves.
+//! Ratings are relative: their mean is 0, or an anchor engine's rating is
+//! 0 and every interval is the one of the difference to the anchor. An
+//! engine that won or lost every game has no finite maximum-likelihood
+//! rating and is shown as ±inf, with the others rated among themselves.
 
 use super::tally::PairTally;
 
@@ -25,8 +26,9 @@ pub struct Standing {
     pub error: f64,
 }
 
-/// Everyone's rating, best first.
-pub fn standings(names: &[String], tallies: &[PairTally]) -> Vec<Standing> {
+/// Everyone's rating, best first: mean 0, or `anchor`'s 0 when it has a
+/// finite rating.
+pub fn standings(names: &[String], tallies: &[PairTally], anchor: Option<&str>) -> Vec<Standing> {
     let n = names.len();
     let index = |name: &str| names.iter().position(|x| x == name);
     // games[i][j] and points[i][j]: i's games and points against j.
@@ -49,8 +51,16 @@ pub fn standings(names: &[String], tallies: &[PairTally]) -> Vec<Standing> {
     let finite: Vec<bool> = (0..n)
         .map(|i| played[i] > 0.0 && scored[i] > 0.0 && scored[i] < played[i])
         .collect();
-    let strength = fit(&games, &points, &finite);
-    let errors = errors(&games, &strength, &finite);
+    let mut strength = fit(&games, &points, &finite);
+    let anchor = anchor.and_then(index).filter(|&a| finite[a]);
+    let errors = match anchor {
+        Some(a) => {
+            let zero = strength[a];
+            strength.iter_mut().for_each(|s| *s -= zero);
+            anchored_errors(&games, &strength, &finite, a)
+        }
+        None => errors(&games, &strength, &finite),
+    };
     let mut table: Vec<Standing> = (0..n)
         .map(|i| Standing {
             name: names[i].clone(),
@@ -128,30 +138,66 @@ fn mean_log(gamma: &[f64], finite: &[bool]) -> f64 {
 /// to mean 0 their covariance is its pseudo-inverse, (L + J/m)^-1 - J/m
 /// over the m finite engines (J all ones).
 fn errors(games: &[Vec<f64>], strength: &[f64], finite: &[bool]) -> Vec<f64> {
+    let rated: Vec<usize> = (0..games.len()).filter(|&i| finite[i]).collect();
+    let m = rated.len() as f64;
+    let mut laplacian = information(games, strength, finite, &rated);
+    laplacian.iter_mut().flatten().for_each(|x| *x += 1.0 / m);
+    half_widths(games.len(), &rated, laplacian, 1.0 / m)
+}
+
+/// The same with `anchor`'s rating fixed at 0: the covariance of the others
+/// is the inverse of L without the anchor's row and column.
+fn anchored_errors(
+    games: &[Vec<f64>],
+    strength: &[f64],
+    finite: &[bool],
+    anchor: usize,
+) -> Vec<f64> {
+    let rated: Vec<usize> = (0..games.len())
+        .filter(|&i| finite[i] && i != anchor)
+        .collect();
+    let laplacian = information(games, strength, finite, &rated);
+    let mut out = half_widths(games.len(), &rated, laplacian, 0.0);
+    out[anchor] = 0.0;
+    out
+}
+
+/// The Laplacian's rows and columns of `rated`: games between finite
+/// engines weighted by p(1 - p).
+fn information(
+    games: &[Vec<f64>],
+    strength: &[f64],
+    finite: &[bool],
+    rated: &[usize],
+) -> Vec<Vec<f64>> {
     let n = games.len();
-    let rated: Vec<usize> = (0..n).filter(|&i| finite[i]).collect();
-    let m = rated.len();
-    let mut out = vec![f64::INFINITY; n];
-    if m < 2 {
-        return out;
-    }
-    let mut matrix = vec![vec![1.0 / m as f64; m]; m];
+    let mut matrix = vec![vec![0.0; rated.len()]; rated.len()];
     for (a, &i) in rated.iter().enumerate() {
-        for (b, &j) in rated.iter().enumerate() {
-            if i == j || games[i][j] == 0.0 {
-                continue;
-            }
+        for j in (0..n).filter(|&j| j != i && games[i][j] > 0.0 && finite[j]) {
             let p = 1.0 / (1.0 + (strength[j] - strength[i]).exp());
             let w = games[i][j] * p * (1.0 - p);
-            matrix[a][b] -= w;
             matrix[a][a] += w;
+            if let Some(b) = rated.iter().position(|&r| r == j) {
+                matrix[a][b] -= w;
+            }
         }
+    }
+    matrix
+}
+
+/// Per engine of `rated`, 1.96 standard deviations in Elo from the inverse
+/// of `matrix` less `shift` on the diagonal; infinite for the others or
+/// when the matrix is singular.
+fn half_widths(n: usize, rated: &[usize], matrix: Vec<Vec<f64>>, shift: f64) -> Vec<f64> {
+    let mut out = vec![f64::INFINITY; n];
+    if rated.is_empty() {
+        return out;
     }
     let Some(inverse) = invert(matrix) else {
         return out;
     };
     for (a, &i) in rated.iter().enumerate() {
-        let variance = inverse[a][a] - 1.0 / m as f64;
+        let variance = inverse[a][a] - shift;
         if variance > 0.0 {
             out[i] = Z_95 * variance.sqrt() / SCALE;
         }
@@ -241,10 +287,15 @@ fn head_to_head(tallies: &[PairTally], a: &str, b: &str) -> Option<(f64, u64)> {
 
 /// The standings table and the crosstable, as printed after a round robin
 /// or gauntlet.
-pub fn report(names: &[String], tallies: &[PairTally]) -> String {
-    let table = standings(names, tallies);
+pub fn report(names: &[String], tallies: &[PairTally], anchor: Option<&str>) -> String {
+    let table = standings(names, tallies, anchor);
     let width = table.iter().map(|s| s.name.len()).max().unwrap_or(4).max(6);
-    let mut out = format!(
+    let anchored = anchor.filter(|a| table.iter().any(|s| &s.name == a && s.error == 0.0));
+    let mut out = match anchored {
+        Some(a) => format!("Elo relative to {a} (0); each interval is of the difference to it\n"),
+        None => String::new(),
+    };
+    out += &format!(
         "Rank {:width$} {:>8} {:>7} {:>6} {:>7} {:>6}\n",
         "Engine", "Elo", "±95%", "Games", "Points", "Score"
     );
@@ -290,7 +341,7 @@ mod tests {
             tally("random", "greedy", 0, 0, 10),
             tally("greedy", "d1", 0, 0, 10),
         ];
-        let table = standings(&names, &tallies);
+        let table = standings(&names, &tallies, None);
         let text = crosstable(&table, &tallies);
         let widths: Vec<usize> = text.lines().map(|l| l.chars().count()).collect();
         assert!(widths.iter().all(|w| *w == widths[0]), "{text}");
@@ -301,7 +352,7 @@ mod tests {
         // With one pairing the ML difference is the plain score's Elo:
         // 60% -> 70.437, split +-35.22 around the mean.
         let names = vec!["a".to_string(), "b".to_string()];
-        let t = standings(&names, &[tally("a", "b", 50, 20, 30)]);
+        let t = standings(&names, &[tally("a", "b", 50, 20, 30)], None);
         assert_eq!(t[0].name, "a");
         assert!((t[0].elo - 35.218_5).abs() < 1e-3, "{}", t[0].elo);
         assert!((t[1].elo + 35.218_5).abs() < 1e-3);
@@ -322,7 +373,7 @@ mod tests {
             tally("d", "b", 10, 0, 0),
             tally("d", "c", 10, 0, 0),
         ];
-        let t = standings(&names, &tallies);
+        let t = standings(&names, &tallies, None);
         let order: Vec<&str> = t.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(order, ["d", "a", "b", "c"]);
         assert_eq!(t[0].elo, f64::INFINITY);
@@ -335,8 +386,48 @@ mod tests {
         let expect = |x: &str, y: &str| 1.0 / (1.0 + 10f64.powf((elo(y) - elo(x)) / 400.0));
         let a_expected = 10.0 * expect("a", "b") + 10.0 * expect("a", "c");
         assert!((a_expected - 15.0).abs() < 1e-6, "{a_expected}");
-        let text = report(&names, &tallies);
+        let text = report(&names, &tallies, None);
         assert!(text.contains("1. d"), "{text}");
         assert!(text.contains("7/10") && text.contains("3/10"), "{text}");
+    }
+
+    #[test]
+    fn an_anchor_is_zero_and_intervals_grow_along_a_chain() {
+        let names: Vec<String> = ["low", "mid", "top"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        // A ladder: only neighbours meet, each scoring 60% against the one below.
+        let tallies = [
+            tally("mid", "low", 50, 20, 30),
+            tally("top", "mid", 50, 20, 30),
+        ];
+        let t = standings(&names, &tallies, Some("low"));
+        let get = |n: &str| t.iter().find(|s| s.name == n).unwrap();
+        assert_eq!((get("low").elo, get("low").error), (0.0, 0.0));
+        assert!((get("mid").elo - 70.437).abs() < 1e-2, "{}", get("mid").elo);
+        assert!(
+            (get("top").elo - 140.874).abs() < 2e-2,
+            "{}",
+            get("top").elo
+        );
+        // The one step's interval is the two-engine difference's, 69.50;
+        // two independent steps add their variances: 69.50 * sqrt 2.
+        assert!(
+            (get("mid").error - 69.50).abs() < 0.05,
+            "{}",
+            get("mid").error
+        );
+        assert!(
+            (get("top").error - 98.29).abs() < 0.1,
+            "{}",
+            get("top").error
+        );
+        let text = report(&names, &tallies, Some("low"));
+        assert!(text.starts_with("Elo relative to low (0)"), "{text}");
+        // An unknown anchor changes nothing.
+        let plain = standings(&names, &tallies, None);
+        let other = standings(&names, &tallies, Some("nobody"));
+        assert_eq!(plain[0].elo, other[0].elo);
     }
 }

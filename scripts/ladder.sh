@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The strength ladder of docs/strength.md: the random player, the greedy
+# player and every `Skill Level` from 0 to 20 (full strength at 1 s a
+# move), each playing its neighbours through `yote match`, then rated
+# together by maximum likelihood with the random player fixed at 0.
+#
+#   scripts/ladder.sh                    # every pair, 200 games each
+#   GAMES=20 scripts/ladder.sh           # a quick look
+#   ONLY="L19-L20" scripts/ladder.sh     # some pairs (names as in PAIRS)
+#   scripts/ladder.sh --rescore          # only the standings of what is played
+#   CONCURRENCY=1 ONLY=... scripts/ladder.sh &   # two runs side by side
+#
+# Every pair's games go to ${OUT:-ladder}/<pair>.pgn. An interrupted run
+# (Ctrl-C) continues where it stopped when started again with the same
+# settings: finished pairs are skipped, a half-played one resumes. The
+# engine is copied to $OUT/yote once, so that every game of the ladder is
+# played by the same build even if the tree is rebuilt meanwhile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GAMES=${GAMES:-200}
+OUT=${OUT:-ladder}
+# Games stop at 200 plies (a draw) and are adjudicated when both engines
+# agree that one side is 8 pieces ahead for 6 plies: without that, games
+# between close levels shuffle to any ply limit at a second a move.
+FLAGS=(--movetime 1000 --max-plies 200 --resign cp=800,plies=6 --concurrency "${CONCURRENCY:-2}")
+
+# Neighbours on the ladder: the chain of levels, and the two baselines
+# against the levels around them.
+PAIRS="random-L0 L0-L1 L1-L2 L2-L3 L3-L4 greedy-L3 greedy-L5 L4-L5 L5-L6 L6-L7
+L7-L8 L8-L9 L9-L10 L10-L11 L11-L12 L12-L13 L13-L14 L14-L15 L15-L16 L16-L17
+L17-L18 L18-L19 L19-L20"
+
+mkdir -p "$OUT"
+if [[ ! -x "$OUT/yote" ]]; then
+    cargo build --release --quiet
+    cp target/release/yote "$OUT/yote"
+fi
+E="$OUT/yote"
+
+player() {
+    case "$1" in
+        random | greedy) echo "name=$1,cmd=$E,option.Style=$1" ;;
+        L*) echo "name=$1,cmd=$E,option.Skill Level=${1#L}" ;;
+    esac
+}
+
+if [[ "${1:-}" != "--rescore" ]]; then
+    seed=0
+    for pair in $PAIRS; do
+        seed=$((seed + 1))
+        if [[ -n "${ONLY:-}" && " $ONLY " != *" $pair "* ]]; then
+            continue
+        fi
+        pgn="$OUT/$pair.pgn"
+        resume=()
+        if [[ -s "$pgn" ]]; then
+            played=$(grep -c '^\[Result ' "$pgn" || true)
+            if ((played >= GAMES)); then
+                continue
+            fi
+            resume=(--resume)
+        fi
+        echo "== $pair" >&2
+        "$E" match --games "$GAMES" --seed "$seed" "${FLAGS[@]}" "${resume[@]}" \
+            --engine "$(player "${pair%-*}")" --engine "$(player "${pair#*-}")" \
+            --pgn "$pgn" --quiet >"$OUT/$pair.txt"
+        head -2 "$OUT/$pair.txt" >&2
+    done
+fi
+"$E" match --rescore "$OUT"/*.pgn --anchor random | sed -n '/^Elo relative/,$p'
