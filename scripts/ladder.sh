@@ -8,6 +8,8 @@
 #   GAMES=20 scripts/ladder.sh           # a quick look
 #   ONLY="L19-L20" scripts/ladder.sh     # some pairs (names as in PAIRS)
 #   scripts/ladder.sh --rescore          # only the standings of what is played
+#   scripts/ladder.sh --check 800 2000   # UCI_Elo 800 and 2000 against the
+#                                        # levels rated around them
 #   CONCURRENCY=1 ONLY=... scripts/ladder.sh &   # two runs side by side
 #
 # Every pair's games go to ${OUT:-ladder}/<pair>.pgn. An interrupted run
@@ -44,6 +46,34 @@ player() {
     esac
 }
 
+standings() {
+    "$E" match --rescore "$OUT"/*.pgn --anchor random | sed -n '/^Elo relative/,/^$/p'
+}
+
+# UCI_Elo X plays GAMES/2 games against each of the two levels whose
+# ratings bracket X; its own rating then comes from all the ladder's games.
+if [[ "${1:-}" == "--check" ]]; then
+    shift
+    for elo in "$@"; do
+        read -r below above < <(standings | awk -v x="$elo" '
+            $2 ~ /^L[0-9]+$/ { if ($3 <= x && (lo == "" || $3 > lo_elo)) { lo = $2; lo_elo = $3 }
+                               if ($3 > x && (hi == "" || $3 < hi_elo)) { hi = $2; hi_elo = $3 } }
+            END { print lo, hi }')
+        for level in $below $above; do
+            pgn="$OUT/check-$elo-$level.pgn"
+            resume=()
+            [[ -s "$pgn" ]] && resume=(--resume)
+            echo "== UCI_Elo $elo vs $level" >&2
+            "$E" match --games $((GAMES / 2)) --seed "$elo" "${FLAGS[@]}" "${resume[@]}" \
+                --engine "name=E$elo,cmd=$E,option.UCI_LimitStrength=true,option.UCI_Elo=$elo" \
+                --engine "$(player "$level")" --pgn "$pgn" --quiet >"$OUT/check-$elo-$level.txt"
+            head -1 "$OUT/check-$elo-$level.txt" >&2
+        done
+    done
+    standings
+    exit
+fi
+
 if [[ "${1:-}" != "--rescore" ]]; then
     seed=0
     for pair in $PAIRS; do
@@ -67,4 +97,4 @@ if [[ "${1:-}" != "--rescore" ]]; then
         head -2 "$OUT/$pair.txt" >&2
     done
 fi
-"$E" match --rescore "$OUT"/*.pgn --anchor random | sed -n '/^Elo relative/,$p'
+standings

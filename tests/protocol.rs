@@ -44,6 +44,7 @@ fn ugi_and_uci_handshakes() {
             "option name Ponder type check default false",
             "option name Style type combo default search var search var random var greedy",
             "option name Clear Hash type button",
+            "option name Skill Level type spin default 20 min 0 max 20",
             "option name SearchFeatures type string default <empty>",
             "option name Removal type combo default board var board var board-or-hand var board-then-hand var none",
             "option name RepetitionDraw type spin default 0 min 0 max 1000",
@@ -74,6 +75,9 @@ fn setoption_errors_keep_the_old_value() {
         "setoption name Hash value 99999999999999999999999",
         "setoption name Ponder value maybe",
         "setoption name Clear Hash value now",
+        "setoption name Skill Level value 21",
+        "setoption name Skill Level value -1",
+        "setoption name UCI_Elo value 5",
         "setoption name NoSuchThing value 1",
         "setoption name",
         "setoption Hash value 3",
@@ -1066,4 +1070,28 @@ fn trailing_position_fields_are_each_optional() {
     assert!(out[0].contains("expected 4 to 6 fields"), "{out:?}");
     // A rejected position leaves no position to report until a valid one.
     assert_eq!(e.ask_one("query fen"), "response none");
+}
+
+#[test]
+fn skill_level_caps_the_search_and_20_is_full_strength() {
+    let mut e = started("ugi");
+    assert!(e.ask("setoption name Skill Level value 14").is_empty());
+    e.send("position startpos moves @c3 @d3");
+    e.send("go depth 40");
+    let lines = e.bestmove();
+    let nodes = lines
+        .iter()
+        .filter_map(|l| field(l, "nodes"))
+        .max()
+        .unwrap();
+    // Level 14's budget: 1000 nodes x 2^1.25.
+    assert!(nodes <= 2378 + 64, "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    assert!(e.ask("setoption name Skill Level value 20").is_empty());
+    e.send("go depth 7");
+    let lines = e.bestmove();
+    assert!(
+        lines.iter().any(|l| field(l, "depth") == Some(7)),
+        "{lines:?}"
+    );
 }
