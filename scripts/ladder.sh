@@ -23,8 +23,11 @@ GAMES=${GAMES:-200}
 OUT=${OUT:-ladder}
 # Games stop at 200 plies (a draw) and are adjudicated when both engines
 # agree that one side is 8 pieces ahead for 6 plies: without that, games
-# between close levels shuffle to any ply limit at a second a move.
-FLAGS=(--movetime 1000 --max-plies 200 --resign cp=800,plies=6 --concurrency "${CONCURRENCY:-2}")
+# between close levels shuffle to any ply limit at a second a move. A move
+# may come 500 ms late: on a loaded machine a search told to stop at 1 s
+# can be scheduled that late, and that is the machine's fault, not a loss.
+FLAGS=(--movetime 1000 --max-plies 200 --resign cp=800,plies=6 --timeout-margin 500
+    --concurrency "${CONCURRENCY:-2}")
 
 # Neighbours on the ladder: the chain of levels, and the two baselines
 # against the levels around them.
@@ -52,8 +55,12 @@ standings() {
 
 # UCI_Elo X plays GAMES/2 games against each of the two levels whose
 # ratings bracket X; its own rating then comes from all the ladder's games.
+# UCI_Elo is played by the current build (CHECK_ENGINE), the one whose
+# LADDER table holds the ratings just measured; the levels by $OUT/yote.
 if [[ "${1:-}" == "--check" ]]; then
     shift
+    C=${CHECK_ENGINE:-target/release/yote}
+    [[ -n "${CHECK_ENGINE:-}" ]] || cargo build --release --quiet
     for elo in "$@"; do
         read -r below above < <(standings | awk -v x="$elo" '
             $2 ~ /^L[0-9]+$/ { if ($3 <= x && (lo == "" || $3 > lo_elo)) { lo = $2; lo_elo = $3 }
@@ -65,7 +72,7 @@ if [[ "${1:-}" == "--check" ]]; then
             [[ -s "$pgn" ]] && resume=(--resume)
             echo "== UCI_Elo $elo vs $level" >&2
             "$E" match --games $((GAMES / 2)) --seed "$elo" "${FLAGS[@]}" "${resume[@]}" \
-                --engine "name=E$elo,cmd=$E,option.UCI_LimitStrength=true,option.UCI_Elo=$elo" \
+                --engine "name=E$elo,cmd=$C,option.UCI_LimitStrength=true,option.UCI_Elo=$elo" \
                 --engine "$(player "$level")" --pgn "$pgn" --quiet >"$OUT/check-$elo-$level.txt"
             head -1 "$OUT/check-$elo-$level.txt" >&2
         done
@@ -82,16 +89,21 @@ if [[ "${1:-}" != "--rescore" ]]; then
             continue
         fi
         pgn="$OUT/$pair.pgn"
+        # The random player scores about 2 % against level 0: that link
+        # carries every rating's interval, so it gets five times the games
+        # (they take seconds).
+        games=$GAMES
+        [[ $pair == random-L0 ]] && games=$((GAMES * 5))
         resume=()
         if [[ -s "$pgn" ]]; then
             played=$(grep -c '^\[Result ' "$pgn" || true)
-            if ((played >= GAMES)); then
+            if ((played >= games)); then
                 continue
             fi
             resume=(--resume)
         fi
         echo "== $pair" >&2
-        "$E" match --games "$GAMES" --seed "$seed" "${FLAGS[@]}" "${resume[@]}" \
+        "$E" match --games "$games" --seed "$seed" "${FLAGS[@]}" "${resume[@]}" \
             --engine "$(player "${pair%-*}")" --engine "$(player "${pair#*-}")" \
             --pgn "$pgn" --quiet >"$OUT/$pair.txt"
         head -2 "$OUT/$pair.txt" >&2

@@ -51,26 +51,18 @@ const LAST_CAPPED: f64 = 19.0;
 const FULL_NODES: f64 = 4_000_000.0;
 
 /// The strength ladder measured by `scripts/ladder.sh` (docs/strength.md):
-/// `(Skill Level, Elo)` with the random player at 0, standard rules, 1 s a
-/// move. Elo rises with the level; `UCI_Elo` is interpolated in it.
-pub const LADDER: [(u32, u32); 11] = [
-    (0, 300),
-    (2, 500),
-    (4, 700),
-    (6, 900),
-    (8, 1100),
-    (10, 1300),
-    (12, 1500),
-    (14, 1700),
-    (16, 1900),
-    (18, 2100),
-    (20, 2300),
+/// the Elo of `Skill Level` 0, 1, ... 20 with the random player at 0,
+/// standard rules, 1 s a move. `UCI_Elo` is interpolated in it.
+pub const LADDER: [u32; MAX_LEVEL as usize + 1] = [
+    633, 647, 668, 733, 846, 1004, 1237, 1563, 1818, 1974, 2068, 2157, 2183, 2257, 2376, 2480,
+    2563, 2637, 2700, 2760, 3000,
 ];
 
-/// The lowest `UCI_Elo` that means something: level 0's rating.
-pub const MIN_ELO: u32 = LADDER[0].1;
+/// The lowest `UCI_Elo` accepted; below level 0's rating the engine plays
+/// level 0 (a test keeps that within 100 Elo of the number asked for).
+pub const MIN_ELO: u32 = 600;
 /// Full strength at 1 s a move: `UCI_Elo` at or above it is level 20.
-pub const MAX_ELO: u32 = LADDER[LADDER.len() - 1].1;
+pub const MAX_ELO: u32 = LADDER[MAX_LEVEL as usize];
 
 /// A strength below full: a level in `0.0..20.0`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,14 +79,14 @@ impl Skill {
     }
 
     /// The level whose measured rating is `elo`, interpolated between the
-    /// ladder's rungs; none from `MAX_ELO` up.
+    /// ladder's levels; none from `MAX_ELO` up.
     pub fn from_elo(elo: u32) -> Option<Skill> {
-        let elo = f64::from(elo.max(MIN_ELO));
-        let rung = LADDER.windows(2).find(|pair| elo < f64::from(pair[1].1))?;
-        let ((l0, e0), (l1, e1)) = (rung[0], rung[1]);
-        let (l0, e0, l1, e1) = (f64::from(l0), f64::from(e0), f64::from(l1), f64::from(e1));
+        let elo = elo.max(LADDER[0]);
+        let below = LADDER.iter().rposition(|&rating| rating <= elo)?;
+        let above = *LADDER.get(below + 1)?;
+        let share = f64::from(elo - LADDER[below]) / f64::from(above - LADDER[below]);
         Some(Skill {
-            level: l0 + (l1 - l0) * (elo - e0) / (e1 - e0),
+            level: below as f64 + share,
         })
     }
 
@@ -304,13 +296,14 @@ mod tests {
 
     #[test]
     fn elo_follows_the_ladder() {
-        assert_eq!(Skill::from_elo(MIN_ELO).unwrap().level(), 0.0);
-        assert_eq!(Skill::from_elo(0), Skill::from_elo(MIN_ELO));
+        assert_eq!(Skill::from_elo(LADDER[0]).unwrap().level(), 0.0);
+        assert_eq!(Skill::from_elo(MIN_ELO), Skill::from_elo(LADDER[0]));
         assert!(Skill::from_elo(MAX_ELO).is_none());
-        let (l, e) = LADDER[3];
-        assert!((Skill::from_elo(e).unwrap().level() - f64::from(l)).abs() < 1e-9);
+        assert!((Skill::from_elo(LADDER[7]).unwrap().level() - 7.0).abs() < 1e-9);
+        let middle = (LADDER[7] + LADDER[8]) / 2;
+        assert!((Skill::from_elo(middle).unwrap().level() - 7.5).abs() < 0.01);
         let mut last = -1.0;
-        for elo in MIN_ELO..MAX_ELO {
+        for elo in LADDER[0]..MAX_ELO {
             let level = Skill::from_elo(elo).unwrap().level();
             assert!(level > last, "{elo}");
             last = level;
@@ -318,12 +311,8 @@ mod tests {
     }
 
     #[test]
-    fn the_ladder_rises() {
-        assert!(
-            LADDER
-                .windows(2)
-                .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1)
-        );
-        assert_eq!(LADDER[LADDER.len() - 1].0, MAX_LEVEL);
+    fn the_ladder_rises_and_reaches_down_to_min_elo() {
+        assert!(LADDER.windows(2).all(|w| w[0] < w[1]), "{LADDER:?}");
+        assert!(LADDER[0] <= MIN_ELO + 100);
     }
 }
