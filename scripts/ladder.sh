@@ -62,10 +62,11 @@ if [[ "${1:-}" == "--check" ]]; then
     C=${CHECK_ENGINE:-target/release/yote}
     [[ -n "${CHECK_ENGINE:-}" ]] || cargo build --release --quiet
     for elo in "$@"; do
+        # The highest level rated at most X, and the next level up.
         read -r below above < <(standings | awk -v x="$elo" '
-            $2 ~ /^L[0-9]+$/ { if ($3 <= x && (lo == "" || $3 > lo_elo)) { lo = $2; lo_elo = $3 }
-                               if ($3 > x && (hi == "" || $3 < hi_elo)) { hi = $2; hi_elo = $3 } }
-            END { print lo, hi }')
+            $2 ~ /^L[0-9]+$/ { rated[substr($2, 2) + 0] = $3 }
+            END { for (k = 0; k < 20; k++) if ((k in rated) && rated[k] <= x) lo = k
+                  if (lo != "") print "L" lo, "L" lo + 1 }')
         for level in $below $above; do
             pgn="$OUT/check-$elo-$level.pgn"
             resume=()

@@ -146,20 +146,38 @@ fn errors(games: &[Vec<f64>], strength: &[f64], finite: &[bool]) -> Vec<f64> {
 }
 
 /// The same with `anchor`'s rating fixed at 0: the covariance of the others
-/// is the inverse of L without the anchor's row and column.
+/// is the inverse of L without the anchor's row and column. Engines with no
+/// chain of games to the anchor have no interval (infinite).
 fn anchored_errors(
     games: &[Vec<f64>],
     strength: &[f64],
     finite: &[bool],
     anchor: usize,
 ) -> Vec<f64> {
+    let linked = linked_to(games, finite, anchor);
     let rated: Vec<usize> = (0..games.len())
-        .filter(|&i| finite[i] && i != anchor)
+        .filter(|&i| linked[i] && i != anchor)
         .collect();
     let laplacian = information(games, strength, finite, &rated);
     let mut out = half_widths(games.len(), &rated, laplacian, 0.0);
     out[anchor] = 0.0;
     out
+}
+
+/// The finite engines connected to `start` by games between finite engines.
+fn linked_to(games: &[Vec<f64>], finite: &[bool], start: usize) -> Vec<bool> {
+    let mut linked = vec![false; games.len()];
+    let mut stack = vec![start];
+    linked[start] = true;
+    while let Some(i) = stack.pop() {
+        for j in 0..games.len() {
+            if !linked[j] && finite[j] && games[i][j] > 0.0 {
+                linked[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    linked
 }
 
 /// The Laplacian's rows and columns of `rated`: games between finite
@@ -425,6 +443,20 @@ mod tests {
         );
         let text = report(&names, &tallies, Some("low"));
         assert!(text.starts_with("Elo relative to low (0)"), "{text}");
+        // A pair that never met the others' chain has no interval, and
+        // does not take the others' away.
+        let mut names = names.clone();
+        names.extend(["x".to_string(), "y".to_string()]);
+        let mut apart = tallies.to_vec();
+        apart.push(tally("x", "y", 5, 2, 3));
+        let t = standings(&names, &apart, Some("low"));
+        let get = |n: &str| t.iter().find(|s| s.name == n).unwrap();
+        assert!(
+            (get("top").error - 98.29).abs() < 0.1,
+            "{}",
+            get("top").error
+        );
+        assert_eq!(get("x").error, f64::INFINITY);
         // An unknown anchor changes nothing.
         let plain = standings(&names, &tallies, None);
         let other = standings(&names, &tallies, Some("nobody"));
