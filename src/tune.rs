@@ -155,6 +155,7 @@ fn collect(args: &TuneArgs, family: Family) -> Result<(Vec<Sample>, usize)> {
     let mut seen = HashSet::new();
     let mut samples = Vec::new();
     let mut exact = 0;
+    let mut overruled = 0;
     let tt = TranspositionTable::new(4);
     let signals = Signals::default();
     let options = SearchOptions::default();
@@ -174,16 +175,17 @@ fn collect(args: &TuneArgs, family: Family) -> Result<(Vec<Sample>, usize)> {
         candidates.truncate(args.per_game);
         for game in &candidates {
             let pos = game.position();
+            let result = match pos.side_to_move() {
+                Player::White => *white_score,
+                Player::Black => 1.0 - white_score,
+            };
             let (result, search) = match tables.value(game) {
                 Some(value) => {
                     exact += 1;
+                    overruled += usize::from(value != result);
                     (value, None)
                 }
                 None => {
-                    let result = match pos.side_to_move() {
-                        Player::White => *white_score,
-                        Player::Black => 1.0 - white_score,
-                    };
                     let search = (args.depth > 0)
                         .then(|| search_score(game, args.depth, &options, &tt, &signals))
                         .flatten();
@@ -201,7 +203,9 @@ fn collect(args: &TuneArgs, family: Family) -> Result<(Vec<Sample>, usize)> {
         }
     }
     let labelled = match args.tablebases {
-        Some(_) => format!(", {exact} of them labelled by the tablebases"),
+        Some(_) => format!(
+            ", {exact} of them labelled by the tablebases ({overruled} against the game's result)"
+        ),
         None => String::new(),
     };
     eprintln!(
@@ -276,7 +280,10 @@ impl TableLabels {
                 .iter()
                 .filter(|(g, _)| tables.prober(&g.rules).is_some())
                 .count();
-            eprintln!("tune: {summary}, for {covered} games");
+            eprintln!(
+                "tune: {summary} (the rules of {covered} of {} games)",
+                games.len()
+            );
             sets.push(tables);
         }
         if sets.is_empty() {
@@ -502,7 +509,7 @@ mod tests {
     fn record(rules: &Rules, spec: &str, pos: &crate::rules::Position, result: &str) -> String {
         let mut list = crate::rules::MoveList::new();
         rules.legal_moves(pos, &mut list);
-        let mv = rules.move_text(&list.iter().next().unwrap());
+        let mv = rules.move_text(list.iter().next().unwrap());
         let fen = rules.position_text(pos);
         format!(
             "[Event \"t\"]\n[Variant \"{spec}\"]\n[FEN \"{fen}\"]\n[Result \"{result}\"]\n\n1. {mv} {result}\n\n"
