@@ -11,13 +11,21 @@
 //! deterministic); the seed only chooses which positions are held out to
 //! check the fit. `K` is fitted first, to the starting weights, so that the
 //! fitted values stay in the same units (100 ≈ one piece).
+//!
+//! With `--tablebases`, a position the tables hold gets its exact value as
+//! label instead (win 1, draw ½, loss 0 for the side to move, whatever λ),
+//! where the history rules cannot change it: the search's own test
+//! (`search::tables::Prober`), with the game's moves as history.
 
+use crate::analysis::GameInput;
 use crate::rng::SplitMix64;
 use crate::rules::{Game, Player, Variant};
 use crate::search::eval::{self, FEATURE_NAMES, FEATURES, Family, PHASE_MAX, PROGRESS_SPAN};
 use crate::search::eval_weights::Weights;
+use crate::search::tables::{Prober, Tables};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Score, SearchEvent, SearchOptions, SearchRequest, Signals, driver};
+use crate::tablebase::{self, file::table_rules};
 use crate::tournament::records::{GameRecord, GameResult};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
@@ -62,12 +70,24 @@ pub struct TuneArgs {
     /// (one position in ten).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Endgame table directories (`:`-separated, as the engine's
+    /// TablebasePath): positions they hold are labelled with their exact
+    /// value. The tables must be of the rules of some of the games fitted.
+    #[arg(long, value_name = "DIRS")]
+    pub tablebases: Option<String>,
+    /// Largest tables used, in pieces (as the engine's TablebasePieces;
+    /// default: every table found).
+    #[arg(long, default_value_t = 32)]
+    pub tablebase_pieces: u32,
 }
 
 /// One training position: its weighted features and label.
 struct Sample {
     x: [f32; PARAMS],
+    /// The game's result for the side to move, or the tables' exact value.
     result: f32,
+    /// None for a mate score and for positions labelled by the tables, so
+    /// that the label is `result` alone.
     search: Option<i32>,
 }
 
@@ -81,7 +101,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.lambda) {
         bail!("--lambda must be between 0 and 1");
     }
-    let samples = collect(&args, family)?;
+    let (samples, _) = collect(&args, family)?;
     if samples.len() < 100 {
         bail!(
             "only {} positions of family {}",
@@ -124,22 +144,89 @@ pub fn run(args: TuneArgs) -> Result<()> {
     Ok(())
 }
 
-/// Reads the records and turns their quiet, new positions into samples.
-fn collect(args: &TuneArgs, family: Family) -> Result<Vec<Sample>> {
+/// Reads the records and turns their quiet, new positions into samples;
+/// also returns how many of them the tables labelled.
+fn collect(args: &TuneArgs, family: Family) -> Result<(Vec<Sample>, usize)> {
+    let games = read_games(args, family)?;
+    let tables = match &args.tablebases {
+        Some(paths) => TableLabels::load(paths, args.tablebase_pieces, &games)?,
+        None => TableLabels::default(),
+    };
     let mut seen = HashSet::new();
     let mut samples = Vec::new();
+    let mut exact = 0;
+    let mut overruled = 0;
     let tt = TranspositionTable::new(4);
     let signals = Signals::default();
     let options = SearchOptions::default();
-    let mut games = 0;
     let mut rng = SplitMix64::derived(args.seed, 1);
+    for (done, (input, white_score)) in games.iter().enumerate() {
+        let mut game = Game::from_position(input.rules.clone(), input.start);
+        let mut candidates = Vec::new();
+        for (ply, mv) in input.moves.iter().enumerate() {
+            let pos = game.position();
+            let quiet = game.status().is_none() && !input.rules.has_capture(pos);
+            if ply >= args.skip && quiet && seen.insert(pos.key()) {
+                candidates.push(game.clone());
+            }
+            game.play(mv);
+        }
+        rng.shuffle(&mut candidates);
+        candidates.truncate(args.per_game);
+        for game in &candidates {
+            let pos = game.position();
+            let result = match pos.side_to_move() {
+                Player::White => *white_score,
+                Player::Black => 1.0 - white_score,
+            };
+            let (result, search) = match tables.value(game) {
+                Some(value) => {
+                    exact += 1;
+                    overruled += usize::from(value != result);
+                    (value, None)
+                }
+                None => {
+                    let search = (args.depth > 0)
+                        .then(|| search_score(game, args.depth, &options, &tt, &signals))
+                        .flatten();
+                    (result, search)
+                }
+            };
+            samples.push(Sample {
+                x: weighted_features(&eval::features(&input.rules, pos)),
+                result,
+                search,
+            });
+        }
+        if (done + 1) % 200 == 0 {
+            eprintln!("tune: {} games, {} positions", done + 1, samples.len());
+        }
+    }
+    let labelled = match args.tablebases {
+        Some(_) => format!(
+            ", {exact} of them labelled by the tablebases ({overruled} against the game's result)"
+        ),
+        None => String::new(),
+    };
+    eprintln!(
+        "tune: {} games, {} positions{labelled}",
+        games.len(),
+        samples.len()
+    );
+    Ok((samples, exact))
+}
+
+/// The finished games of `family` in the records, each with White's score
+/// (1, ½ or 0).
+fn read_games(args: &TuneArgs, family: Family) -> Result<Vec<(GameInput, f32)>> {
+    let mut games = Vec::new();
     for path in &args.records {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let records = GameRecord::parse_all(&text)
             .map_err(|e| anyhow::anyhow!("{}: {e:?}", path.display()))?;
         for (i, record) in records.into_iter().enumerate() {
-            let input = crate::analysis::GameInput::from_record(record, &Variant::STANDARD, i + 1)
+            let input = GameInput::from_record(record, &Variant::STANDARD, i + 1)
                 .with_context(|| format!("{}", path.display()))?;
             if Family::of(&input.rules) != family {
                 continue;
@@ -153,41 +240,71 @@ fn collect(args: &TuneArgs, family: Family) -> Result<Vec<Sample>> {
             if !args.keep_max_plies && input.record.tag("Termination") == Some("max plies") {
                 continue;
             }
-            games += 1;
-            let mut game = Game::from_position(input.rules.clone(), input.start);
-            let mut candidates = Vec::new();
-            for (ply, mv) in input.moves.iter().enumerate() {
-                let pos = game.position();
-                let quiet = game.status().is_none() && !input.rules.has_capture(pos);
-                if ply >= args.skip && quiet && seen.insert(pos.key()) {
-                    candidates.push(game.clone());
-                }
-                game.play(mv);
-            }
-            rng.shuffle(&mut candidates);
-            candidates.truncate(args.per_game);
-            for game in &candidates {
-                let pos = game.position();
-                let result = match pos.side_to_move() {
-                    Player::White => white_score,
-                    Player::Black => 1.0 - white_score,
-                };
-                let search = (args.depth > 0)
-                    .then(|| search_score(game, args.depth, &options, &tt, &signals))
-                    .flatten();
-                samples.push(Sample {
-                    x: weighted_features(&eval::features(&input.rules, pos)),
-                    result,
-                    search,
-                });
-            }
-            if games % 200 == 0 {
-                eprintln!("tune: {games} games, {} positions", samples.len());
-            }
+            games.push((input, white_score));
         }
     }
-    eprintln!("tune: {games} games, {} positions", samples.len());
-    Ok(samples)
+    Ok(games)
+}
+
+/// Endgame tables for the games' rule sets: those of the tables' rules
+/// (records may mix presets of one family, tables are made for one rule
+/// set; the history rules may differ, the prober judges them per game).
+#[derive(Default)]
+struct TableLabels {
+    sets: Vec<Tables>,
+}
+
+impl TableLabels {
+    /// Loads the tables of `paths` for every rule set among `games`. A
+    /// missing directory, a damaged file, or tables for none of the games'
+    /// rules stop the run rather than fitting without the labels asked for.
+    fn load(paths: &str, pieces: u32, games: &[(GameInput, f32)]) -> Result<TableLabels> {
+        let mut sets = Vec::new();
+        let mut refused = Vec::new();
+        let mut tried = HashSet::new();
+        for (input, _) in games {
+            let rules = &input.rules;
+            if !tried.insert(table_rules(rules.variant())) {
+                continue;
+            }
+            let (tables, summary, errors) = Tables::load(paths, pieces, rules);
+            if tables.prober(rules).is_none() {
+                // Not these rules: only an error if no rule set has tables.
+                refused.extend(errors);
+                continue;
+            }
+            if let Some(error) = errors.first() {
+                bail!("--tablebases: {error}");
+            }
+            let covered = games
+                .iter()
+                .filter(|(g, _)| tables.prober(&g.rules).is_some())
+                .count();
+            eprintln!(
+                "tune: {summary} (the rules of {covered} of {} games)",
+                games.len()
+            );
+            sets.push(tables);
+        }
+        if sets.is_empty() {
+            match refused.first() {
+                Some(error) => bail!("--tablebases: {error}"),
+                None => bail!("--tablebases: no tables in {paths} for the rules of these games"),
+            }
+        }
+        Ok(TableLabels { sets })
+    }
+
+    /// The exact value of `game`'s position for the side to move (1, ½, 0),
+    /// where the tables hold it and its history cannot change it.
+    fn value(&self, game: &Game) -> Option<f32> {
+        let prober: Prober = self.sets.iter().find_map(|t| t.prober(game.rules()))?;
+        Some(match prober.value(game.position(), game.keys())? {
+            tablebase::Value::Win(_) => 1.0,
+            tablebase::Value::Draw => 0.5,
+            tablebase::Value::Loss(_) => 0.0,
+        })
+    }
 }
 
 /// The score of a fixed-depth search, None for a mate score.
@@ -366,6 +483,117 @@ mod tests {
         }
     }
 
+    /// Quiet positions of the tables (White to move, game not over) with
+    /// the value `wanted`, a long win or a draw.
+    fn quiet_table_positions(
+        tables: &tablebase::Tablebase,
+        rules: &Rules,
+        wanted: fn(tablebase::Value) -> bool,
+    ) -> Vec<crate::rules::Position> {
+        let mut found = Vec::new();
+        for table in tables.tables() {
+            for index in (0..table.index.size()).step_by(7) {
+                let pos = table.position(index);
+                if wanted(table.value(index))
+                    && rules.status(&pos).is_none()
+                    && !rules.has_capture(&pos)
+                {
+                    found.push(pos);
+                }
+            }
+        }
+        found
+    }
+
+    /// A one-move game from `pos` (White to move) that ends `result`.
+    fn record(rules: &Rules, spec: &str, pos: &crate::rules::Position, result: &str) -> String {
+        let mut list = crate::rules::MoveList::new();
+        rules.legal_moves(pos, &mut list);
+        let mv = rules.move_text(list.iter().next().unwrap());
+        let fen = rules.position_text(pos);
+        format!(
+            "[Event \"t\"]\n[Variant \"{spec}\"]\n[FEN \"{fen}\"]\n[Result \"{result}\"]\n\n1. {mv} {result}\n\n"
+        )
+    }
+
+    /// Inside the tables the label is the exact value, whatever the game's
+    /// result and λ; where the no-capture limit could cut the win short it
+    /// stays the game's result, as in the search.
+    #[test]
+    fn table_positions_are_labelled_by_their_exact_value() {
+        use crate::tablebase::{Request, Shard, Value, generate::Silent};
+        let dir = std::env::temp_dir().join(format!("yote-tune-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rules = Rules::standard();
+        let request = Request {
+            pieces: 4,
+            dir: Some(dir.join("tb")),
+            shard: Shard::ALL,
+            threads: 1,
+        };
+        let (tables, _) = tablebase::generate(&rules, &request, &Silent).unwrap();
+        let wins = quiet_table_positions(&tables, &rules, |v| matches!(v, Value::Win(d) if d >= 3));
+        let draws = quiet_table_positions(&tables, &rules, |v| v == Value::Draw);
+        let (won, other_won, drawn) = (wins[0], wins[1], draws[0]);
+        let Some(Value::Win(d)) = tables.probe(&other_won) else {
+            panic!("a win")
+        };
+        // Its no-capture counter one ply too high for the win to arrive.
+        let limit = 60;
+        let mut text = rules.position_text(&other_won);
+        let fields: Vec<&str> = text.split(' ').collect();
+        text = format!(
+            "{} w {} {} {} 40",
+            fields[0],
+            fields[2],
+            fields[3],
+            limit + 1 - u32::from(d)
+        );
+        let cut_short = rules.parse_position(&text).unwrap();
+        let tight = format!("standard,no_capture_draw={limit}");
+        let tight_rules = Rules::new(Variant::from_spec(&tight).unwrap()).unwrap();
+        let records = dir.join("games.pgn");
+        std::fs::write(
+            &records,
+            [
+                record(&rules, "standard", &won, "0-1"),
+                record(&rules, "standard", &drawn, "1-0"),
+                record(&tight_rules, &tight, &cut_short, "0-1"),
+            ]
+            .concat(),
+        )
+        .unwrap();
+        let mut args = TuneArgs {
+            records: vec![records],
+            family: "board".into(),
+            lambda: 0.5,
+            depth: 1,
+            iterations: 0,
+            skip: 0,
+            per_game: 40,
+            ridge: 0.0,
+            keep_max_plies: false,
+            seed: 1,
+            tablebases: Some(dir.join("tb").display().to_string()),
+            tablebase_pieces: 32,
+        };
+        let (samples, exact) = collect(&args, Family::Board).unwrap();
+        let labels: Vec<(f32, bool)> = samples
+            .iter()
+            .map(|s| (s.result, s.search.is_some()))
+            .collect();
+        // Won (the game says lost), drawn (the game says won), and the
+        // untrusted win: the game's loss with a search score.
+        assert_eq!(labels, [(1.0, false), (0.5, false), (0.0, true)]);
+        assert_eq!(exact, 2);
+        // Without tables: the games' results.
+        args.tablebases = None;
+        let (samples, exact) = collect(&args, Family::Board).unwrap();
+        let results: Vec<f32> = samples.iter().map(|s| s.result).collect();
+        assert_eq!((results, exact), (vec![0.0, 1.0, 0.0], 0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// On labels made by a known evaluation, descent moves towards it.
     #[test]
     fn descent_lowers_the_loss() {
@@ -402,6 +630,8 @@ mod tests {
             ridge: 0.0,
             keep_max_plies: false,
             seed: 1,
+            tablebases: None,
+            tablebase_pieces: 32,
         };
         let k = 0.01;
         let fitted = descend(&set, &y, &start, k, &args);
