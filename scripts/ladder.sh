@@ -62,11 +62,12 @@ if [[ "${1:-}" == "--check" ]]; then
     C=${CHECK_ENGINE:-target/release/yote}
     [[ -n "${CHECK_ENGINE:-}" ]] || cargo build --release --quiet
     for elo in "$@"; do
-        # The highest level rated at most X, and the next level up.
+        # The first level rated at most X whose next level is rated above.
         read -r below above < <(standings | awk -v x="$elo" '
             $2 ~ /^L[0-9]+$/ { rated[substr($2, 2) + 0] = $3 }
-            END { for (k = 0; k < 20; k++) if ((k in rated) && rated[k] <= x) lo = k
-                  if (lo != "") print "L" lo, "L" lo + 1 }')
+            END { for (k = 0; k < 20; k++)
+                      if ((k in rated) && ((k + 1) in rated) && rated[k] <= x && rated[k + 1] > x) {
+                          print "L" k, "L" k + 1; exit } }')
         for level in $below $above; do
             pgn="$OUT/check-$elo-$level.pgn"
             resume=()
