@@ -34,6 +34,13 @@ pub struct Param {
     field: fn(&mut SearchParams) -> &mut i32,
 }
 
+/// Parameters are known by their names.
+impl PartialEq for Param {
+    fn eq(&self, other: &Param) -> bool {
+        self.name == other.name
+    }
+}
+
 impl Param {
     /// This parameter's value in `params`.
     pub fn get(&self, params: &SearchParams) -> i32 {
@@ -124,8 +131,8 @@ search_params! {
     time_max_over_optimum: 5 in 2..=10, c_end 1.0, r_end 0.002, time;
     /// Soft budget scale in thousandths when the best move just changed,
     /// and what each stable iteration (up to five) takes off it.
-    time_stable_start: 1250 in 750..=2500, c_end 60.0, r_end 0.002, time;
-    time_stable_step: 150 in 0..=140, c_end 12.0, r_end 0.002, time;
+    time_stable_start: 1250 in 1000..=2500, c_end 60.0, r_end 0.002, time;
+    time_stable_step: 150 in 0..=200, c_end 12.0, r_end 0.002, time;
     /// Soft budget added per centipawn the score dropped (up to 100 cp), in
     /// thousandths.
     time_drop_scale: 20 in 0..=60, c_end 3.0, r_end 0.002, time;
@@ -141,9 +148,11 @@ pub enum ParamError {
         name: String,
         value: String,
     },
+    /// An integer outside the parameter's range (kept as written: it may
+    /// not even fit an i64).
     OutOfRange {
         name: &'static str,
-        value: i64,
+        value: String,
     },
 }
 
@@ -157,7 +166,7 @@ impl fmt::Display for ParamError {
                 let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
                 write!(
                     f,
-                    "unknown search parameter {name:?} (known: {})",
+                    "search parameter {name:?} is unknown (known: {})",
                     names.join(", ")
                 )
             }
@@ -193,11 +202,22 @@ impl SearchParams {
             let (name, value) = item
                 .split_once('=')
                 .ok_or_else(|| ParamError::Malformed(item.to_string()))?;
-            let number = value.parse::<i64>().map_err(|_| ParamError::NotANumber {
-                name: name.to_string(),
-                value: value.to_string(),
-            })?;
-            params.set(name, number)?;
+            let p = find(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+            let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParamError::NotANumber {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                });
+            }
+            // Too many digits for an i64 is out of range like any other.
+            let number = value.parse::<i64>().unwrap_or(i64::MAX);
+            params
+                .set(p.name, number)
+                .map_err(|_| ParamError::OutOfRange {
+                    name: p.name,
+                    value: value.to_string(),
+                })?;
         }
         Ok(params)
     }
@@ -208,7 +228,7 @@ impl SearchParams {
         if value < i64::from(p.min) || value > i64::from(p.max) {
             return Err(ParamError::OutOfRange {
                 name: p.name,
-                value,
+                value: value.to_string(),
             });
         }
         *(p.field)(self) = value as i32;
@@ -328,16 +348,24 @@ mod tests {
                 "lmr_divisor=99",
                 ParamError::OutOfRange {
                     name: "lmr_divisor",
-                    value: 99,
+                    value: "99".into(),
                 },
             ),
             (
-                "aspiration_delta=99999999999999999",
+                "aspiration_delta=-99999999999999999999999",
                 ParamError::OutOfRange {
                     name: "aspiration_delta",
-                    value: 99_999_999_999_999_999,
+                    value: "-99999999999999999999999".into(),
                 },
             ),
+            (
+                "qs_removals=--1",
+                ParamError::NotANumber {
+                    name: "qs_removals".into(),
+                    value: "--1".into(),
+                },
+            ),
+            ("=1", ParamError::Unknown("".into())),
         ];
         for (text, error) in cases {
             assert_eq!(SearchParams::parse(text), Err(error), "{text}");
@@ -345,7 +373,7 @@ mod tests {
         assert_eq!(
             ParamError::OutOfRange {
                 name: "lmr_divisor",
-                value: 99
+                value: "99".into()
             }
             .to_string(),
             "search parameter lmr_divisor=99 is outside 100..500"

@@ -219,6 +219,7 @@ impl TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::PARAMS;
 
     fn budget(limits: &Limits, overhead: u64, ply: u32) -> TimeBudget {
         TimeBudget::new(limits, overhead, ply, &SearchParams::default())
@@ -238,7 +239,16 @@ mod tests {
 
     /// The invariants every clock budget must satisfy.
     fn check_invariants(limits: &Limits, overhead: u64, ply: u32) -> TimeBudget {
-        let b = budget(limits, overhead, ply);
+        check_invariants_with(limits, overhead, ply, &SearchParams::default())
+    }
+
+    fn check_invariants_with(
+        limits: &Limits,
+        overhead: u64,
+        ply: u32,
+        params: &SearchParams,
+    ) -> TimeBudget {
+        let b = TimeBudget::new(limits, overhead, ply, params);
         let (opt, max) = (ms(b.optimum()), ms(b.maximum()));
         assert!(opt >= 1 && max >= 1, "{limits:?} {overhead}: zero budget");
         assert!(opt <= max, "{limits:?} {overhead}: opt {opt} > max {max}");
@@ -407,6 +417,41 @@ mod tests {
         };
         let b = check_invariants(&l, 30, 0);
         assert_eq!(ms(b.maximum()), 873);
+    }
+
+    /// The time parameters at their tuning ranges' ends (all low, all
+    /// high, and the horizon's floor above its start) keep every budget
+    /// inside the clock.
+    #[test]
+    fn invariants_hold_at_the_ends_of_the_parameter_ranges() {
+        let time_params = || PARAMS.iter().filter(|p| p.time_use);
+        let mut low = SearchParams::default();
+        let mut high = SearchParams::default();
+        for p in time_params() {
+            low.set(p.name, p.min.into()).unwrap();
+            high.set(p.name, p.max.into()).unwrap();
+        }
+        let mut crossed = high;
+        crossed.set("time_horizon", 10).unwrap();
+        for params in [low, high, crossed] {
+            for time in [0, 1, 10, 31, 999, 60_000] {
+                for inc in [0, 10, 1000] {
+                    for movestogo in [None, Some(1), Some(40)] {
+                        for ply in [0, 40, 400] {
+                            let l = Limits {
+                                movestogo,
+                                ..clock(time, inc)
+                            };
+                            check_invariants_with(&l, 10, ply, &params);
+                        }
+                    }
+                }
+            }
+        }
+        // The parameters are used: all high spreads the clock over more moves.
+        let default = ms(budget(&clock(60_000, 0), 0, 0).optimum());
+        let spread = ms(TimeBudget::new(&clock(60_000, 0), 0, 0, &high).optimum());
+        assert_eq!((default, spread), (1500, 600));
     }
 
     #[test]
