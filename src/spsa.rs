@@ -182,6 +182,21 @@ impl Spsa {
         self.pairs_done += pairs;
     }
 
+    /// `name=θ` items separated by spaces, θ with `decimals` or in full
+    /// (the shortest text that reads back to the same number).
+    pub fn theta_text(&self, decimals: Option<usize>) -> String {
+        let items: Vec<String> = self
+            .params
+            .iter()
+            .zip(&self.theta)
+            .map(|(p, t)| match decimals {
+                Some(n) => format!("{}={t:.n$}", p.name),
+                None => format!("{}={t}", p.name),
+            })
+            .collect();
+        items.join(" ")
+    }
+
     /// θ rounded, as the engine takes it.
     pub fn rounded(&self) -> Vec<i32> {
         self.theta.iter().map(|t| t.round() as i32).collect()
@@ -192,7 +207,7 @@ impl Spsa {
 /// from the run's seed and k alone.
 pub fn draw(seed: u64, k: u64, count: usize) -> (Vec<f64>, u64) {
     let mut rng = SplitMix64::derived(seed, k);
-    let match_seed = rng.next_u64() >> 1;
+    let match_seed = rng.next_u64();
     let signs = (0..count)
         .map(|_| if rng.next_u64() >> 63 == 1 { 1.0 } else { -1.0 })
         .collect();
@@ -297,20 +312,13 @@ struct State {
 
 impl State {
     fn text(&self) -> String {
-        let theta: Vec<String> = self
-            .spsa
-            .params
-            .iter()
-            .zip(&self.spsa.theta)
-            .map(|(p, t)| format!("{}={t}", p.name))
-            .collect();
         let [w, d, l] = self.totals;
         format!(
             "{STATE_HEADER} (continue with the same flags and --resume)\nsettings {}\niterations {}\npairs {}\ngames {w} {d} {l}\ntheta {}\n",
             self.settings,
             self.iterations_done,
             self.spsa.pairs_done,
-            theta.join(" ")
+            self.spsa.theta_text(None)
         )
     }
 
@@ -375,12 +383,16 @@ impl State {
 pub fn run(args: SpsaArgs) -> Result<()> {
     ensure!(args.iterations >= 1, "--iterations must be at least 1");
     ensure!(args.pairs >= 1, "--pairs must be at least 1");
+    let total_pairs = args
+        .iterations
+        .checked_mul(args.pairs)
+        .context("--iterations × --pairs is too large")?;
     let params = chosen_params(&args)?;
     if args.params.is_empty() && args.tc.is_none() && !args.quiet {
         eprintln!("time-use parameters left out: they only matter with a clock (--tc)");
     }
     let settings = fingerprint(&args, &params);
-    let fresh = Spsa::new(params, args.iterations * args.pairs);
+    let fresh = Spsa::new(params, total_pairs);
     let mut state = if args.resume {
         let text = std::fs::read_to_string(&args.state)
             .with_context(|| format!("--resume: reading {}", args.state.display()))?;
@@ -593,18 +605,11 @@ impl Progress {
         let elapsed = self.started.elapsed();
         let per = elapsed.as_secs_f64() / (done - self.first).max(1) as f64;
         let left = Duration::from_secs_f64(per * (self.total - done) as f64);
-        let theta: Vec<String> = state
-            .spsa
-            .params
-            .iter()
-            .zip(&state.spsa.theta)
-            .map(|(p, t)| format!("{}={t:.2}", p.name))
-            .collect();
         let [tw, td, tl] = state.totals;
         let line = format!(
             "spsa {done}/{}: +{w} ={d} -{l} (run +{tw} ={td} -{tl}); theta {}; {:.0} s elapsed, {:.2} s per iteration, ETA {:.0} s",
             self.total,
-            theta.join(" "),
+            state.spsa.theta_text(Some(2)),
             elapsed.as_secs_f64(),
             per,
             left.as_secs_f64()
