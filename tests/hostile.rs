@@ -121,7 +121,7 @@ fn bad_search_params_are_refused_by_item_and_keep_the_old_value() {
         // A good item before a bad one is not applied either.
         (
             "qs_removals=5,lmr_min_depth=0",
-            "lmr_min_depth=0 is outside 2..8",
+            "lmr_min_depth=0 is outside 3..8",
         ),
         ("==", "parameter \"\" is unknown"),
     ];

@@ -112,7 +112,7 @@ search_params! {
     lmr_base: 50 in -100..=200, c_end 10.0, r_end 0.002;
     lmr_divisor: 225 in 100..=500, c_end 15.0, r_end 0.002;
     /// The least depth at which late moves are reduced.
-    lmr_min_depth: 3 in 2..=8, c_end 1.0, r_end 0.002;
+    lmr_min_depth: 3 in 3..=8, c_end 1.0, r_end 0.002;
     /// Moves searched at full depth before reductions start, at PV nodes
     /// and at the others.
     lmr_pv_moves: 4 in 1..=16, c_end 1.0, r_end 0.002;
@@ -393,6 +393,41 @@ mod tests {
         assert!(t.reduction(63, 63) > 0);
         let low = Tuning::new(&SearchParams::parse("lmr_base=-100").unwrap());
         assert_eq!(low.reduction(2, 2), 0);
+    }
+
+    /// Each search parameter, moved to an end of its range, changes what
+    /// the bench positions search (so each one is read by the search);
+    /// the time-use ones are checked in `time.rs`.
+    #[test]
+    fn every_search_parameter_changes_the_search() {
+        use crate::search::{SearchOptions, Signals, bench};
+        let nodes = |depth: u32, params: SearchParams| {
+            let options = SearchOptions {
+                params,
+                ..SearchOptions::default()
+            };
+            bench::run_with(depth, &options, &Signals::default())
+                .unwrap()
+                .nodes
+        };
+        for p in PARAMS.iter().filter(|p| !p.time_use) {
+            // How a window grows shows only once it fails twice: rare at
+            // the default width, so that one is checked with narrow windows.
+            let base = match p.name {
+                "aspiration_growth" => SearchParams::parse("aspiration_delta=5").unwrap(),
+                _ => SearchParams::default(),
+            };
+            let before = nodes(6, base);
+            // Depth 8 only when depth 6 shows nothing. One end may be the
+            // default, or equal to it here (`lmr_moves` 1 is 2 while the
+            // reduction of the second move rounds to 0).
+            let changes = [p.max, p.min].into_iter().any(|end| {
+                let mut moved = base;
+                moved.set(p.name, end.into()).unwrap();
+                nodes(6, moved) != before || nodes(8, moved) != nodes(8, base)
+            });
+            assert!(changes, "{}", p.name);
+        }
     }
 
     #[test]

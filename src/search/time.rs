@@ -454,6 +454,50 @@ mod tests {
         assert_eq!((default, spread), (1500, 600));
     }
 
+    /// What a budget decides over a few clocks: the budgets and the soft
+    /// stop at ten points of the hard budget, settled or not, the score
+    /// steady or dropping.
+    fn decisions(params: &SearchParams) -> Vec<u128> {
+        let mut seen = Vec::new();
+        for (time, inc, movestogo) in [
+            (60_000, 0, None),
+            (60_000, 1_000, None),
+            (10_000, 1_000, None),
+            (9_000, 0, Some(3)),
+        ] {
+            for ply in [0, 200] {
+                let l = Limits {
+                    movestogo,
+                    ..clock(time, inc)
+                };
+                let b = TimeBudget::new(&l, 0, ply, params);
+                let max = ms(b.maximum());
+                seen.extend([ms(b.optimum()), max]);
+                for tenth in 1..=10 {
+                    let elapsed = Duration::from_millis((max * tenth / 10) as u64);
+                    for (stable, drop) in [(0, 0), (5, 0), (2, 100)] {
+                        seen.push(u128::from(b.should_stop_soft(elapsed, stable, drop)));
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// Each time-use parameter, moved to the end of its range, changes what
+    /// the budget decides (so each one is read).
+    #[test]
+    fn every_time_parameter_changes_the_budget() {
+        let default = decisions(&SearchParams::default());
+        for p in PARAMS.iter().filter(|p| p.time_use) {
+            for end in [p.min, p.max] {
+                let mut moved = SearchParams::default();
+                moved.set(p.name, end.into()).unwrap();
+                assert_ne!(decisions(&moved), default, "{} = {end}", p.name);
+            }
+        }
+    }
+
     #[test]
     fn invariants_hold_over_a_grid() {
         let times = [
