@@ -7,6 +7,7 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod spsa;
 pub mod tablebase;
 pub mod tournament;
 pub mod tune;

@@ -58,6 +58,9 @@ enum Command {
     Solve(yote::tablebase::cli::SolveArgs),
     /// Fit the evaluation's weights to recorded games (docs/search.md).
     Tune(yote::tune::TuneArgs),
+    /// Tune the search parameters by SPSA through the match runner
+    /// (docs/search.md).
+    Spsa(yote::spsa::SpsaArgs),
 }
 
 fn main() -> Result<()> {
@@ -79,6 +82,7 @@ fn main() -> Result<()> {
         Some(Command::Tb { command }) => yote::tablebase::cli::run_tb(command),
         Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
         Some(Command::Tune(args)) => yote::tune::run(args),
+        Some(Command::Spsa(args)) => yote::spsa::run(args),
         Some(Command::Perft {
             depth,
             variant,

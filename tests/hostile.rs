@@ -90,6 +90,69 @@ fn search_features_with_non_ascii_or_invalid_utf8_is_refused_not_a_crash() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("bestmove "));
 }
 
+/// The nodes of `go depth 7` from the start after `setup`, in a fresh engine
+/// (so no table or history carries over).
+fn depth_7_nodes(setup: &[&str]) -> i64 {
+    let mut e = started();
+    for line in setup {
+        e.ask(line);
+    }
+    e.send("go depth 7");
+    let lines = e.bestmove();
+    let last_info = lines.iter().rev().find(|l| l.contains(" nodes ")).unwrap();
+    support::field(last_info, "nodes").unwrap()
+}
+
+#[test]
+fn bad_search_params_are_refused_by_item_and_keep_the_old_value() {
+    const GOOD: &str = "setoption name SearchParams value lmr_divisor=150 aspiration_delta=10";
+    let hostile: [(&str, &str); 10] = [
+        ("lmr_divisor=99", "lmr_divisor=99 is outside 100..500"),
+        (
+            "lmr_divisor=-99999999999999999999999",
+            "lmr_divisor=-99999999999999999999999 is outside",
+        ),
+        ("nosuch=3", "parameter \"nosuch\" is unknown"),
+        ("lmr_divisor", "item \"lmr_divisor\" is not name=value"),
+        ("qs_removals=two", "qs_removals: \"two\" is not an integer"),
+        ("qs_removals=", "qs_removals: \"\" is not an integer"),
+        ("é=1", "parameter \"é\" is unknown"),
+        ("lmr_base=語", "lmr_base: \"語\" is not an integer"),
+        // A good item before a bad one is not applied either.
+        (
+            "qs_removals=5,lmr_min_depth=0",
+            "lmr_min_depth=0 is outside 3..8",
+        ),
+        ("==", "parameter \"\" is unknown"),
+    ];
+    let mut e = started();
+    assert!(errors(&e.ask(GOOD)).is_empty());
+    for (value, why) in hostile {
+        let out = e.ask(&format!("setoption name SearchParams value {value}"));
+        let errs = errors(&out);
+        assert_eq!(errs.len(), 1, "{value}: {out:?}");
+        assert!(
+            errs[0].starts_with("info string error: option SearchParams: search parameter")
+                && errs[0].contains(why),
+            "{value}: {out:?}"
+        );
+    }
+    e.send_bytes(b"setoption name SearchParams value lmr_divisor=\xff\xfe\n");
+    assert_eq!(errors(&e.sync()).len(), 1);
+    drop(e);
+    // The old value stayed: the same search as with the good value alone,
+    // and not the default one.
+    let mut setup = vec![GOOD];
+    let lines: Vec<String> = hostile
+        .iter()
+        .map(|(value, _)| format!("setoption name SearchParams value {value}"))
+        .collect();
+    setup.extend(lines.iter().map(String::as_str));
+    let after_hostile = depth_7_nodes(&setup);
+    assert_eq!(after_hostile, depth_7_nodes(&[GOOD]));
+    assert_ne!(after_hostile, depth_7_nodes(&[]));
+}
+
 #[test]
 fn a_position_with_a_trillion_moves_is_bounded_everywhere() {
     let mut e = huge_engine();

@@ -46,6 +46,7 @@ fn ugi_and_uci_handshakes() {
             "option name Clear Hash type button",
             "option name Skill Level type spin default 20 min 0 max 20",
             "option name SearchFeatures type string default <empty>",
+            "option name SearchParams type string default <empty>",
             "option name Removal type combo default board var board var board-or-hand var board-then-hand var none",
             "option name RepetitionDraw type spin default 0 min 0 max 1000",
         ] {

@@ -14,6 +14,7 @@
 use super::output::{Output, bestmove_line, info_line, legal_prefix};
 use super::watchdog::Watchdog;
 use crate::rules::{Game, Move, MoveList, Position, Rules};
+use crate::search::params::SearchParams;
 use crate::search::time::TimeBudget;
 use crate::search::{
     Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
@@ -33,6 +34,7 @@ struct GoContext {
     /// For the hard time limit, computed again at `ponderhit`.
     limits: Limits,
     move_overhead_ms: u64,
+    params: SearchParams,
     ply: u32,
 }
 
@@ -142,7 +144,10 @@ impl SearchControl {
         let rules = game.rules().clone();
         let root = *game.position();
         let searchmoves = request.searchmoves.clone();
-        let move_overhead_ms = lock(&self.engine).options().move_overhead_ms;
+        let (move_overhead_ms, params) = {
+            let engine = lock(&self.engine);
+            (engine.options().move_overhead_ms, engine.options().params)
+        };
         let ply = game.moves().len() as u32;
         let started = Instant::now();
         let id = {
@@ -160,13 +165,14 @@ impl SearchControl {
                     started,
                     limits: request.limits.clone(),
                     move_overhead_ms,
+                    params,
                     ply,
                 }),
                 ..Shared::default()
             };
             s.id
         };
-        match hard_limit(&request.limits, move_overhead_ms, ply) {
+        match hard_limit(&request.limits, move_overhead_ms, ply, &params) {
             Some(limit) => self.watchdog.arm(started + limit, id),
             None => self.watchdog.disarm(),
         }
@@ -208,7 +214,7 @@ impl SearchControl {
             ponder: false,
             ..ctx.limits.clone()
         };
-        if let Some(limit) = hard_limit(&limits, ctx.move_overhead_ms, ctx.ply) {
+        if let Some(limit) = hard_limit(&limits, ctx.move_overhead_ms, ctx.ply, &ctx.params) {
             self.watchdog.arm(Instant::now() + limit, s.id);
         }
     }
@@ -243,8 +249,13 @@ impl SearchControl {
 }
 
 /// The longest a search with these limits may take (None: no time limit).
-fn hard_limit(limits: &Limits, move_overhead_ms: u64, ply: u32) -> Option<std::time::Duration> {
-    TimeBudget::new(limits, move_overhead_ms, ply).hard_deadline()
+fn hard_limit(
+    limits: &Limits,
+    move_overhead_ms: u64,
+    ply: u32,
+    params: &SearchParams,
+) -> Option<std::time::Duration> {
+    TimeBudget::new(limits, move_overhead_ms, ply, params).hard_deadline()
 }
 
 fn on_event(shared: &Mutex<Shared>, out: &Output, event: SearchEvent) {

@@ -10,6 +10,7 @@ use crate::rules::geometry::{MAX_SIZE, MIN_SIZE};
 use crate::rules::variant::{MAX_NO_CAPTURE_DRAW, MAX_PIECES, MAX_REPETITION_DRAW};
 use crate::rules::{NoCaptureOutcome, NoMoves, Removal, Variant, WinCondition};
 use crate::search::alphabeta::Features;
+use crate::search::params::SearchParams;
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search::{PlayStyle, SearchOptions};
 
@@ -79,6 +80,9 @@ fn combo(name: &str, default: String, vars: &[String]) -> OptionDef {
 /// Switches search features on or off (`-lmr,+killers`): for measuring a
 /// feature with the match runner against the default engine.
 pub const SEARCH_FEATURES: &str = "SearchFeatures";
+/// The search's tunable numbers as `name=value` items over the defaults
+/// (`lmr_divisor=200,aspiration_delta=40`): what `yote spsa` tunes.
+pub const SEARCH_PARAMS: &str = "SearchParams";
 pub const SKILL_LEVEL: &str = "Skill Level";
 
 /// Endgame table directories, separated as in Stockfish's SyzygyPath.
@@ -90,6 +94,10 @@ pub const TABLEBASE_PIECES: &str = "TablebasePieces";
 pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), String> {
     if name == SEARCH_FEATURES {
         Features::parse(value.unwrap_or_default())?;
+    }
+    if name == SEARCH_PARAMS {
+        SearchParams::parse(value.unwrap_or_default())
+            .map_err(|e| format!("option {SEARCH_PARAMS}: {e}"))?;
     }
     Ok(())
 }
@@ -109,6 +117,7 @@ fn engine_options() -> Vec<OptionDef> {
         OptionDef::spin("Seed", d.seed as i64, 0, i64::from(i32::MAX)),
         combo("Style", "search".to_string(), &styles),
         OptionDef::string(SEARCH_FEATURES, ""),
+        OptionDef::string(SEARCH_PARAMS, ""),
         OptionDef::string(TABLEBASE_PATH, "<empty>"),
         OptionDef::spin(TABLEBASE_PIECES, 7, 0, 32),
         OptionDef::button(CLEAR_HASH),
@@ -250,6 +259,8 @@ pub fn search_options(table: &OptionTable) -> SearchOptions {
         // Checked when set (`check_engine_option`), so a stored text parses.
         features: Features::parse(table.get_text(SEARCH_FEATURES).unwrap_or_default())
             .unwrap_or_default(),
+        params: SearchParams::parse(table.get_text(SEARCH_PARAMS).unwrap_or_default())
+            .unwrap_or_default(),
         ..d.clone()
     }
 }
@@ -283,6 +294,25 @@ mod tests {
         }
         assert!(check_engine_option(SEARCH_FEATURES, Some("")).is_ok());
         assert!(check_engine_option("Hash", Some("anything")).is_ok());
+    }
+
+    #[test]
+    fn search_params_set_from_the_defaults_and_reject_bad_text() {
+        let mut table = option_table();
+        table
+            .set(SEARCH_PARAMS, Some("lmr_divisor=200 qs_removals=3"))
+            .unwrap();
+        let params = search_options(&table).params;
+        assert_eq!(params.get("lmr_divisor"), Some(200));
+        assert_eq!(params.get("qs_removals"), Some(3));
+        assert_eq!(params.get("aspiration_delta"), Some(30));
+        let err = check_engine_option(SEARCH_PARAMS, Some("lmr_divisor=1")).unwrap_err();
+        assert_eq!(
+            err,
+            "option SearchParams: search parameter lmr_divisor=1 is outside 100..500"
+        );
+        assert!(check_engine_option(SEARCH_PARAMS, Some("")).is_ok());
+        assert!(check_engine_option(SEARCH_PARAMS, None).is_ok());
     }
 
     #[test]

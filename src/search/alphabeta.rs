@@ -12,6 +12,7 @@
 use super::Signals;
 use super::eval;
 use super::ordering::{self, Heuristics, OrderingFeatures};
+use super::params::{SearchParams, Tuning};
 use super::tt::{self, Bound, MATE, TranspositionTable};
 use crate::rules::{Move, MoveList, NoMoves, Outcome, Position, Rules};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,8 +23,6 @@ pub use super::driver::search;
 pub const MAX_PLY: usize = 128;
 /// Beyond every score, mates included.
 pub const INF: i32 = MATE + 1;
-/// How many removal choices per jump quiescence tries (the best by order).
-const QS_REMOVALS: u8 = 2;
 /// Work units (about one node each; see `charge`) between two looks at the
 /// stop flag and the clock: about a millisecond of search.
 const POLL_INTERVAL: u64 = 1024;
@@ -48,7 +47,8 @@ pub struct Features {
     pub history: bool,
     /// Order removal choices by which enemy piece they take.
     pub removal_order: bool,
-    /// Quiescence tries only the best `QS_REMOVALS` removals of each jump.
+    /// Quiescence tries only the best `qs_removals` removals of each jump
+    /// (`SearchParams`).
     pub qs_removal_limit: bool,
     /// The full evaluation; off means material only.
     pub full_eval: bool,
@@ -236,7 +236,9 @@ pub struct Searcher<'a> {
     path: Vec<u64>,
     pv: Vec<Move>,
     pv_len: [usize; MAX_PLY + 1],
-    lmr: Box<[[u8; 64]; 64]>,
+    /// A copy of `tuning.params`, read at every node.
+    params: SearchParams,
+    tuning: &'a Tuning,
     no_capture_draw: u32,
     mandatory_capture: bool,
     /// Endgame tables: a table position is a leaf with its exact score.
@@ -250,14 +252,9 @@ impl<'a> Searcher<'a> {
         ctl: &'a Control<'a>,
         id: usize,
         features: Features,
+        tuning: &'a Tuning,
         history: &[u64],
     ) -> Searcher<'a> {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
-            }
-        }
         let mut path = Vec::with_capacity(history.len() + MAX_PLY + 1);
         path.extend_from_slice(history);
         let threads = ctl.counters.len() as u64;
@@ -291,7 +288,8 @@ impl<'a> Searcher<'a> {
             path,
             pv: vec![Move::place(0); MAX_PLY * MAX_PLY],
             pv_len: [0; MAX_PLY + 1],
-            lmr,
+            params: tuning.params,
+            tuning,
             no_capture_draw: rules.variant().no_capture_draw,
             mandatory_capture: rules.variant().mandatory_capture,
             tables: None,
@@ -637,7 +635,11 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut jumps = JumpSet::new();
-        let full_depth_moves = if pv_node { 4 } else { 2 };
+        let full_depth_moves = if pv_node {
+            self.params.lmr_pv_moves
+        } else {
+            self.params.lmr_moves
+        } as usize;
         for i in 0..moves.len() {
             if self.charge_moves(moves.len() - i) {
                 return None;
@@ -650,11 +652,11 @@ impl<'a> Searcher<'a> {
             let late_removal = mv.is_capture() && jumps.add(&mv) > 1;
             let new_depth = depth - 1;
             let reduction = if self.features.lmr
-                && depth >= 3
+                && depth >= self.params.lmr_min_depth
                 && i >= full_depth_moves
                 && (late_removal || !ordering::is_early(scores[i]))
             {
-                i32::from(self.lmr[depth.min(63) as usize][i.min(63)]).min(new_depth - 1)
+                self.tuning.reduction(depth, i).min(new_depth - 1)
             } else {
                 0
             };
@@ -786,7 +788,8 @@ impl<'a> Searcher<'a> {
             }
             ordering::pick_next(moves, &mut scores, i);
             let mv = moves[i];
-            if jumps.add(&mv) > QS_REMOVALS && self.features.qs_removal_limit {
+            if i32::from(jumps.add(&mv)) > self.params.qs_removals && self.features.qs_removal_limit
+            {
                 continue;
             }
             let mut child = *pos;

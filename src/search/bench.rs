@@ -56,9 +56,13 @@ pub fn run(depth: u32) -> BenchReport {
 
 /// `run`, ended early (None) once `signals.stop` is raised.
 pub fn run_until(depth: u32, signals: &Signals) -> Option<BenchReport> {
+    run_with(depth, &SearchOptions::default(), signals)
+}
+
+/// `run_until` with other search options (e.g. other `SearchParams`).
+pub fn run_with(depth: u32, options: &SearchOptions, signals: &Signals) -> Option<BenchReport> {
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
-    let options = SearchOptions::default();
     for (spec, text) in POSITIONS {
         let variant = Variant::from_spec(spec).expect("bench variants are valid");
         let rules = Rules::new(variant).expect("bench variants are valid");
@@ -75,7 +79,7 @@ pub fn run_until(depth: u32, signals: &Signals) -> Option<BenchReport> {
             searchmoves: Vec::new(),
         };
         let start = Instant::now();
-        let result = driver::search(&game, &request, &options, &tt, signals, &mut |_| {});
+        let result = driver::search(&game, &request, options, &tt, signals, &mut |_| {});
         if signals.stop.load(Ordering::Relaxed) {
             return None;
         }

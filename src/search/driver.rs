@@ -3,6 +3,7 @@
 //! management, reporting, the baselines and the strength control.
 
 use super::alphabeta::{Control, Features, INF, MAX_PLY, NODE_MOVES, RootMove, Searcher};
+use super::params::Tuning;
 use super::skill::Skill;
 use super::time::{Limits, TimeBudget};
 use super::tt::{MATE, MATE_BOUND, TranspositionTable};
@@ -18,7 +19,6 @@ use std::time::{Duration, Instant};
 
 /// The longest PV printed (the search line, then moves from the table).
 const MAX_PV: usize = 64;
-const ASPIRATION_START: i32 = 30;
 /// The most root moves searched (a sample when there are more, see
 /// `root_moves`): setting up and reporting on each root move costs time
 /// that `stop` would otherwise wait for.
@@ -102,7 +102,12 @@ pub fn search_with(
         ponder: false,
         ..limits.clone()
     };
-    let budget = TimeBudget::new(&clock, options.move_overhead_ms, game.moves().len() as u32);
+    let budget = TimeBudget::new(
+        &clock,
+        options.move_overhead_ms,
+        game.moves().len() as u32,
+        &options.params,
+    );
     let threads = effective_threads(options.threads);
     let ctl = Control {
         signals,
@@ -129,6 +134,7 @@ pub fn search_with(
         ctl: &ctl,
         tables,
         features,
+        tuning: Tuning::new(&options.params),
         max_depth: limits
             .depth
             .unwrap_or(MAX_PLY as u32)
@@ -345,6 +351,7 @@ struct Job<'a> {
     ctl: &'a Control<'a>,
     tables: Option<super::tables::Prober<'a>>,
     features: Features,
+    tuning: Tuning,
     max_depth: i32,
 }
 
@@ -356,6 +363,7 @@ impl Job<'_> {
             self.ctl,
             id,
             self.features,
+            &self.tuning,
             self.history,
         );
         searcher.tables = self.tables;
@@ -393,9 +401,10 @@ impl Job<'_> {
         for rm in moves.iter_mut() {
             rm.prev_score = rm.score;
         }
+        let params = &self.tuning.params;
         for line in 0..lines {
             let prev = moves[line].prev_score;
-            let mut delta = ASPIRATION_START;
+            let mut delta = params.aspiration_delta;
             let (mut alpha, mut beta) =
                 if self.features.aspiration && depth >= 4 && prev.abs() < MATE_BOUND {
                     (prev - delta, prev + delta)
@@ -417,8 +426,8 @@ impl Job<'_> {
                 } else {
                     break;
                 }
-                delta += delta;
-                if delta > 2 * ASPIRATION_START * 16 {
+                delta += (delta * params.aspiration_growth / 100).max(1);
+                if delta > 32 * params.aspiration_delta {
                     (alpha, beta) = (-INF, INF);
                 }
             }

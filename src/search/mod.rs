@@ -12,6 +12,7 @@ pub mod driver;
 pub mod eval;
 pub mod eval_weights;
 pub mod ordering;
+pub mod params;
 pub mod selfplay;
 pub mod skill;
 pub mod tables;
@@ -53,6 +54,9 @@ pub struct SearchOptions {
     pub seed: u64,
     /// Search features on or off; the default is the measured best.
     pub features: alphabeta::Features,
+    /// The tunable numbers (reductions, windows, time use); the default is
+    /// the tuned best.
+    pub params: params::SearchParams,
     /// Endgame tables to probe (none by default).
     pub tables: tables::Tables,
 }
@@ -70,6 +74,7 @@ impl Default for SearchOptions {
             skill_level: skill::MAX_LEVEL,
             seed: 0,
             features: alphabeta::Features::default(),
+            params: params::SearchParams::default(),
             tables: tables::Tables::default(),
         }
     }

@@ -15,17 +15,23 @@
 //! horizon  = clamp(movestogo, 1, 50)              if movestogo > 0
 //!          = 40 - min(ply / 4, 15)                otherwise (sudden death;
 //!                                                  40 at the start, 25
-//!                                                  from ply 60 on)
+//!                                                  from ply 60 on:
+//!                                                  time_horizon and
+//!                                                  time_horizon_min)
 //! inc'     = inc - overhead                       (saturating; every
 //!                                                  future move pays the lag
 //!                                                  out of its increment)
-//! optimum  = usable / horizon + 0.8 * inc'
+//! optimum  = usable / horizon + 0.8 * inc'        (0.8: time_inc_share)
 //! hardpart = usable * 3 / 10                      sudden death
+//!                                                 (3/10: time_hard_share)
 //!          = usable * (3n + 7) / (10n)            movestogo = n (1.0 for
 //!                                                  n = 1, tends to 0.3)
-//! maximum  = min(5 * optimum, hardpart + inc', cap)
+//! maximum  = min(5 * optimum, hardpart + inc', cap) (5: time_max_over_optimum)
 //! optimum  = min(optimum, maximum)
 //! ```
+//!
+//! The named numbers are `SearchParams` (`search::params`), tunable within
+//! ranges that keep every budget under `cap`; the figures are the defaults.
 //!
 //! Both budgets are then raised to at least 1 ms: the engine must always
 //! return a move, so when `time <= overhead` the smallest possible budget
@@ -40,13 +46,11 @@
 //! and `lag < inc` (a move takes at least 1 ms; if every move costs more
 //! than the increment returns, no budget can avoid flagging eventually).
 
+use super::params::SearchParams;
 use std::time::Duration;
 
 const RESERVE_MAX_MS: u128 = 1_000;
 const MAX_HORIZON: u128 = 50;
-const SUDDEN_DEATH_HORIZON_START: u128 = 40;
-const SUDDEN_DEATH_HORIZON_MIN: u128 = 25;
-const MAX_OVER_OPTIMUM: u128 = 5;
 
 /// Search limits as given by the `go` command.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -74,6 +78,11 @@ pub struct TimeBudget {
     /// `movetime`: the user asked for exactly this long, so stability and
     /// score drops must not shorten it.
     fixed: bool,
+    /// The soft stop's scale, in thousandths: when the best move just
+    /// changed, less per stable iteration, more per centipawn dropped.
+    stable_start: u128,
+    stable_step: u128,
+    drop_scale: u128,
 }
 
 fn to_duration(ms: u128) -> Duration {
@@ -87,11 +96,21 @@ impl TimeBudget {
     ///
     /// `infinite` and `ponder` yield an unlimited budget; on `ponderhit` the
     /// caller should build a new budget with `ponder = false`.
-    pub fn new(limits: &Limits, move_overhead_ms: u64, ply_of_game: u32) -> TimeBudget {
+    pub fn new(
+        limits: &Limits,
+        move_overhead_ms: u64,
+        ply_of_game: u32,
+        params: &SearchParams,
+    ) -> TimeBudget {
+        // The parameters' ranges are all non-negative.
+        let param = |value: i32| u128::try_from(value).unwrap_or(0);
         let unlimited = TimeBudget {
             optimum: None,
             maximum: None,
             fixed: false,
+            stable_start: param(params.time_stable_start),
+            stable_step: param(params.time_stable_step),
+            drop_scale: param(params.time_drop_scale),
         };
         if limits.infinite || limits.ponder {
             return unlimited;
@@ -108,13 +127,16 @@ impl TimeBudget {
                     (n, usable * (3 * n + 7) / (10 * n))
                 }
                 None => {
+                    let start = param(params.time_horizon).max(1);
                     let shrink = (u128::from(ply_of_game) / 4)
-                        .min(SUDDEN_DEATH_HORIZON_START - SUDDEN_DEATH_HORIZON_MIN);
-                    (SUDDEN_DEATH_HORIZON_START - shrink, usable * 3 / 10)
+                        .min(start.saturating_sub(param(params.time_horizon_min)));
+                    (start - shrink, usable * param(params.time_hard_share) / 100)
                 }
             };
-            let optimum = usable / horizon + inc * 4 / 5;
-            let maximum = (MAX_OVER_OPTIMUM * optimum).min(hard_part + inc).min(cap);
+            let optimum = usable / horizon + inc * param(params.time_inc_share) / 100;
+            let maximum = (param(params.time_max_over_optimum) * optimum)
+                .min(hard_part + inc)
+                .min(cap);
             (optimum.min(maximum), maximum, cap)
         });
 
@@ -134,6 +156,7 @@ impl TimeBudget {
             optimum: Some(to_duration(optimum.max(1))),
             maximum: Some(to_duration(maximum.max(1))),
             fixed,
+            ..unlimited
         }
     }
 
@@ -161,7 +184,7 @@ impl TimeBudget {
 
     /// Whether iterative deepening should not start another iteration.
     ///
-    /// The optimum is scaled by:
+    /// The optimum is scaled by (the figures are the default parameters):
     /// - best-move stability: x1.25 when the best move just changed, down
     ///   by 0.15 per stable iteration to x0.5 after 5 (a settled move is
     ///   unlikely to change with more depth);
@@ -186,8 +209,8 @@ impl TimeBudget {
             return false;
         }
         let stable = u128::from(best_move_stable_iterations.min(5));
-        let stability_pm = 1_250 - 150 * stable;
-        let drop_pm = 1_000 + 20 * score_drop_cp.clamp(0, 100) as u128;
+        let stability_pm = self.stable_start.saturating_sub(self.stable_step * stable);
+        let drop_pm = 1_000 + self.drop_scale * score_drop_cp.clamp(0, 100) as u128;
         // No cap at the maximum needed: that case already returned above.
         elapsed.as_micros() >= optimum.as_micros() * stability_pm * drop_pm / 1_000_000
     }
@@ -196,6 +219,11 @@ impl TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::PARAMS;
+
+    fn budget(limits: &Limits, overhead: u64, ply: u32) -> TimeBudget {
+        TimeBudget::new(limits, overhead, ply, &SearchParams::default())
+    }
 
     fn ms(d: Option<Duration>) -> u128 {
         d.expect("budget expected").as_millis()
@@ -211,7 +239,16 @@ mod tests {
 
     /// The invariants every clock budget must satisfy.
     fn check_invariants(limits: &Limits, overhead: u64, ply: u32) -> TimeBudget {
-        let b = TimeBudget::new(limits, overhead, ply);
+        check_invariants_with(limits, overhead, ply, &SearchParams::default())
+    }
+
+    fn check_invariants_with(
+        limits: &Limits,
+        overhead: u64,
+        ply: u32,
+        params: &SearchParams,
+    ) -> TimeBudget {
+        let b = TimeBudget::new(limits, overhead, ply, params);
         let (opt, max) = (ms(b.optimum()), ms(b.maximum()));
         assert!(opt >= 1 && max >= 1, "{limits:?} {overhead}: zero budget");
         assert!(opt <= max, "{limits:?} {overhead}: opt {opt} > max {max}");
@@ -235,7 +272,7 @@ mod tests {
             ..Limits::default()
         };
         for l in [Limits::default(), depth_only] {
-            let b = TimeBudget::new(&l, 30, 0);
+            let b = budget(&l, 30, 0);
             assert!(b.is_unlimited());
             assert_eq!(b.hard_deadline(), None);
             assert!(!b.should_stop_soft(Duration::from_secs(1 << 40), 100, 1000));
@@ -251,29 +288,29 @@ mod tests {
                 movetime: Some(100),
                 ..clock(1000, 10)
             };
-            assert!(TimeBudget::new(&l, 10, 0).is_unlimited());
+            assert!(budget(&l, 10, 0).is_unlimited());
         }
     }
 
     #[test]
     fn documented_formula_sudden_death() {
         // usable 60000, horizon 40, inc 0: opt 1500, max min(7500, 18000).
-        let b = TimeBudget::new(&clock(60_000, 0), 0, 0);
+        let b = budget(&clock(60_000, 0), 0, 0);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (1500, 7500));
         // Late game: horizon 25, inc' 900. usable 9900, opt 396 + 720,
         // max min(5580, 2970 + 900, 9900 - 990).
-        let b = TimeBudget::new(&clock(10_000, 1000), 100, 200);
+        let b = budget(&clock(10_000, 1000), 100, 200);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (1116, 3870));
     }
 
     #[test]
     fn horizon_shrinks_with_game_ply() {
         let l = clock(100_000, 0);
-        let opening = ms(TimeBudget::new(&l, 0, 0).optimum());
-        let middle = ms(TimeBudget::new(&l, 0, 32).optimum());
-        let late = ms(TimeBudget::new(&l, 0, 60).optimum());
+        let opening = ms(budget(&l, 0, 0).optimum());
+        let middle = ms(budget(&l, 0, 32).optimum());
+        let late = ms(budget(&l, 0, 60).optimum());
         assert_eq!((opening, middle, late), (2500, 3125, 4000));
-        assert_eq!(ms(TimeBudget::new(&l, 0, u32::MAX).optimum()), 4000);
+        assert_eq!(ms(budget(&l, 0, u32::MAX).optimum()), 4000);
     }
 
     #[test]
@@ -317,7 +354,7 @@ mod tests {
                 }
             }
         }
-        let b = TimeBudget::new(&clock(u64::MAX, 0), 0, 0);
+        let b = budget(&clock(u64::MAX, 0), 0, 0);
         assert_eq!(ms(b.optimum()), u128::from(u64::MAX) / 40);
     }
 
@@ -349,10 +386,7 @@ mod tests {
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (6000, 22_200));
         let b2 = check_invariants(&with(2), 0, 0);
         assert_eq!((ms(b2.optimum()), ms(b2.maximum())), (30_000, 39_000));
-        assert_eq!(
-            TimeBudget::new(&with(0), 0, 0),
-            TimeBudget::new(&clock(60_000, 0), 0, 0)
-        );
+        assert_eq!(budget(&with(0), 0, 0), budget(&clock(60_000, 0), 0, 0));
     }
 
     #[test]
@@ -383,6 +417,85 @@ mod tests {
         };
         let b = check_invariants(&l, 30, 0);
         assert_eq!(ms(b.maximum()), 873);
+    }
+
+    /// The time parameters at their tuning ranges' ends (all low, all
+    /// high, and the horizon's floor above its start) keep every budget
+    /// inside the clock.
+    #[test]
+    fn invariants_hold_at_the_ends_of_the_parameter_ranges() {
+        let time_params = || PARAMS.iter().filter(|p| p.time_use);
+        let mut low = SearchParams::default();
+        let mut high = SearchParams::default();
+        for p in time_params() {
+            low.set(p.name, p.min.into()).unwrap();
+            high.set(p.name, p.max.into()).unwrap();
+        }
+        let mut crossed = high;
+        crossed.set("time_horizon", 10).unwrap();
+        for params in [low, high, crossed] {
+            for time in [0, 1, 10, 31, 999, 60_000] {
+                for inc in [0, 10, 1000] {
+                    for movestogo in [None, Some(1), Some(40)] {
+                        for ply in [0, 40, 400] {
+                            let l = Limits {
+                                movestogo,
+                                ..clock(time, inc)
+                            };
+                            check_invariants_with(&l, 10, ply, &params);
+                        }
+                    }
+                }
+            }
+        }
+        // The parameters are used: all high spreads the clock over more moves.
+        let default = ms(budget(&clock(60_000, 0), 0, 0).optimum());
+        let spread = ms(TimeBudget::new(&clock(60_000, 0), 0, 0, &high).optimum());
+        assert_eq!((default, spread), (1500, 600));
+    }
+
+    /// What a budget decides over a few clocks: the budgets and the soft
+    /// stop at ten points of the hard budget, settled or not, the score
+    /// steady or dropping.
+    fn decisions(params: &SearchParams) -> Vec<u128> {
+        let mut seen = Vec::new();
+        for (time, inc, movestogo) in [
+            (60_000, 0, None),
+            (60_000, 1_000, None),
+            (10_000, 1_000, None),
+            (9_000, 0, Some(3)),
+        ] {
+            for ply in [0, 200] {
+                let l = Limits {
+                    movestogo,
+                    ..clock(time, inc)
+                };
+                let b = TimeBudget::new(&l, 0, ply, params);
+                let max = ms(b.maximum());
+                seen.extend([ms(b.optimum()), max]);
+                for tenth in 1..=10 {
+                    let elapsed = Duration::from_millis((max * tenth / 10) as u64);
+                    for (stable, drop) in [(0, 0), (5, 0), (2, 100)] {
+                        seen.push(u128::from(b.should_stop_soft(elapsed, stable, drop)));
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// Each time-use parameter, moved to the end of its range, changes what
+    /// the budget decides (so each one is read).
+    #[test]
+    fn every_time_parameter_changes_the_budget() {
+        let default = decisions(&SearchParams::default());
+        for p in PARAMS.iter().filter(|p| p.time_use) {
+            for end in [p.min, p.max] {
+                let mut moved = SearchParams::default();
+                moved.set(p.name, end.into()).unwrap();
+                assert_ne!(decisions(&moved), default, "{} = {end}", p.name);
+            }
+        }
     }
 
     #[test]
@@ -431,7 +544,7 @@ mod tests {
             let lag = overhead.min(10) - 1;
             let mut time: i64 = 1000;
             for ply in 0..1000u32 {
-                let b = TimeBudget::new(&clock(time as u64, 10), overhead, 2 * ply);
+                let b = budget(&clock(time as u64, 10), overhead, 2 * ply);
                 let spent = ms(b.maximum()) as i64 + lag as i64;
                 time -= spent;
                 assert!(time >= 0, "flagged at move {ply} (overhead {overhead})");
@@ -448,7 +561,7 @@ mod tests {
         for overhead in [10, 20, 30] {
             let mut time: i64 = 1000;
             for mv in 0..40u32 {
-                let b = TimeBudget::new(&clock(time as u64, 10), overhead, 2 * mv);
+                let b = budget(&clock(time as u64, 10), overhead, 2 * mv);
                 let opt = ms(b.optimum()) as i64;
                 assert!(opt >= 5, "move {mv} gets only {opt} ms");
                 time += 10 - opt - 10;
@@ -463,7 +576,7 @@ mod tests {
     #[test]
     fn soft_stop_depends_on_stability_and_score_drop() {
         // optimum 1000 ms, maximum 5000 ms.
-        let b = TimeBudget::new(&clock(40_000, 0), 0, 0);
+        let b = budget(&clock(40_000, 0), 0, 0);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (1000, 5000));
         let at = Duration::from_millis;
 
@@ -496,7 +609,7 @@ mod tests {
     fn soft_stop_is_capped_by_maximum() {
         // Sudden death with big increment: optimum close to maximum, so the
         // x3 drop factor must be clipped at the hard limit.
-        let b = TimeBudget::new(&clock(1000, 1000), 0, 0);
+        let b = budget(&clock(1000, 1000), 0, 0);
         let max = b.maximum().unwrap();
         assert!(b.optimum().unwrap() * 3 > max);
         assert!(!b.should_stop_soft(max - Duration::from_millis(1), 0, 100));
@@ -509,7 +622,7 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
-        let b = TimeBudget::new(&l, 0, 0);
+        let b = budget(&l, 0, 0);
         assert!(!b.should_stop_soft(Duration::from_millis(999), 100, 0));
         assert!(b.should_stop_soft(Duration::from_millis(1000), 0, 0));
     }
