@@ -3,25 +3,38 @@
 
     scripts/bench_perft.py                       # target/release/yote, perft 6
     scripts/bench_perft.py --runs 15 old/yote target/release/yote
+    scripts/bench_perft.py --full old/yote target/release/yote   # every leaf made
+    scripts/bench_perft.py --full --fen "1W1WW1/W4B/3B2/1W3W/3W2 b 5 4" --depth 5
 
 Runs are interleaved (A B A B ...) so that both builds see the same machine
-load; the median of each is printed. Uses `yote perft N --total`, which
-prints `Nodes searched: N` on stdout and the time on stderr.
+load; the median of each is printed, of the wall time (what `yote perft`
+reports on stderr) and of the CPU time the run used (from the operating
+system): on a shared machine a run waits for a core, and the CPU time is the
+figure that tracks the code. Uses `yote perft N --total` (with `--full`:
+`--total --full`, every move played, the make/unmake benchmark), which
+prints `Nodes searched: N` on stdout.
 """
 import argparse
 import re
+import resource
 import statistics
 import subprocess
 import sys
 
 
-def one_run(binary, depth, variant):
-    done = subprocess.run(
-        [binary, "perft", str(depth), "--total", "--variant", variant],
-        capture_output=True, text=True, check=True)
+def one_run(binary, args):
+    command = [binary, "perft", str(args.depth), "--total", "--variant", args.variant]
+    if args.fen:
+        command += ["--fen", args.fen]
+    if args.full:
+        command.append("--full")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     nodes = int(re.search(r"Nodes searched: (\d+)", done.stdout).group(1))
     seconds = float(re.search(r"([\d.]+) s,", done.stderr).group(1))
-    return nodes, seconds
+    return nodes, seconds, cpu
 
 
 def main():
@@ -30,18 +43,25 @@ def main():
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--variant", default="standard")
+    parser.add_argument("--fen", help="position text (default: the variant's start)")
+    parser.add_argument("--full", action="store_true",
+                        help="play every move, the last ply included (no bulk counting)")
     args = parser.parse_args()
     times = {b: [] for b in args.binaries}
+    cpu_times = {b: [] for b in args.binaries}
     nodes = {}
     for _ in range(args.runs):
         for b in args.binaries:
-            n, t = one_run(b, args.depth, args.variant)
+            n, t, cpu = one_run(b, args)
             nodes[b] = n
             times[b].append(t)
+            cpu_times[b].append(cpu)
+    mode = "full perft" if args.full else "perft"
     for b in args.binaries:
-        median = statistics.median(times[b])
-        print(f"{b}: perft {args.depth} = {nodes[b]} nodes, median {median:.3f} s "
-              f"over {args.runs} runs, {nodes[b] / median / 1e9:.2f} billion nodes/s")
+        wall, cpu = statistics.median(times[b]), statistics.median(cpu_times[b])
+        print(f"{b}: {mode} {args.depth} = {nodes[b]} nodes, medians over {args.runs} runs: "
+              f"wall {wall:.3f} s = {nodes[b] / wall / 1e6:.0f} M nodes/s, "
+              f"CPU {cpu:.3f} s = {nodes[b] / cpu / 1e6:.0f} M nodes/s")
     if len(set(nodes.values())) > 1:
         sys.exit("node counts differ between binaries")
 

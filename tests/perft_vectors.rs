@@ -1,7 +1,7 @@
 //! Every perft count in tests/data/perft_vectors.txt (a copy of the shared
 //! vectors, computed by a separate reference implementation) must match.
 
-use yote::rules::{Rules, Variant, perft};
+use yote::rules::{Rules, Variant, divide, divide_full, perft, perft_full};
 
 fn variant_of(spec: &str) -> Variant {
     Variant::from_spec(spec).unwrap_or_else(|e| panic!("rules '{spec}': {e}"))
@@ -9,21 +9,13 @@ fn variant_of(spec: &str) -> Variant {
 
 #[test]
 fn all_vectors_match_the_reference() {
-    let text = include_str!("data/perft_vectors.txt");
     let mut checked = 0;
     let mut failures = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields: Vec<&str> = line.split(';').collect();
-        let rules = Rules::new(variant_of(fields[0])).unwrap();
+    for (line, rules, text, counts) in vectors() {
         let pos = rules
-            .parse_position(fields[1])
+            .parse_position(text)
             .unwrap_or_else(|e| panic!("{line}: {e}"));
-        for pair in fields[2..].chunks(2) {
-            let depth: u32 = pair[0].parse().unwrap();
-            let expected: u64 = pair[1].parse().unwrap();
+        for (depth, expected) in counts {
             let got = perft(&rules, &pos, depth);
             checked += 1;
             if got != expected {
@@ -40,6 +32,84 @@ fn all_vectors_match_the_reference() {
         failures.join("\n")
     );
     assert!(checked > 150, "only {checked} counts read");
+}
+
+/// The vectors read as (line, rules, position text, [(depth, nodes)]).
+fn vectors() -> Vec<(&'static str, Rules, &'static str, Vec<(u32, u64)>)> {
+    include_str!("data/perft_vectors.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split(';').collect();
+            let counts = fields[2..]
+                .chunks(2)
+                .map(|pair| (pair[0].parse().unwrap(), pair[1].parse().unwrap()))
+                .collect();
+            let rules = Rules::new(variant_of(fields[0])).unwrap();
+            (line, rules, fields[1], counts)
+        })
+        .collect()
+}
+
+/// The full perft (every leaf played, no bulk counting) gives the
+/// reference counts too, wherever they are small enough to play out here.
+#[test]
+fn full_perft_matches_the_reference() {
+    let mut checked = 0;
+    for (line, rules, text, counts) in vectors() {
+        let pos = rules.parse_position(text).unwrap();
+        for (depth, expected) in counts.into_iter().filter(|&(_, n)| n <= 2_000_000) {
+            assert_eq!(
+                perft_full(&rules, &pos, depth),
+                expected,
+                "{line}: depth {depth}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} counts checked");
+}
+
+/// Full and bulk perft split by first move agree move by move, from the
+/// start of several variants and from positions that owe removals (which
+/// the bulk counters expand at the root and the full perft plays).
+#[test]
+fn full_divide_matches_bulk_divide() {
+    let cases = [
+        ("standard", "6/6/6/6/6 w 12 12 0 1", 4),
+        ("standard", "6/6/2W3/2B3/B4B w 11 9 0 3 x1", 4),
+        ("standard", "1W1WW1/W4B/3B2/1W3W/3W2 b 5 4", 3),
+        ("removal=board-or-hand", "6/6/2W3/2B3/B4B w 11 9 0 3 x1", 4),
+        ("bonus_turn=true", "1W1WW1/W4B/3B2/1W3W/3W2 b 5 4", 3),
+        (
+            "multi_jump=true,jump_own=true",
+            "1W1WW1/W4B/3B2/1W3W/3W2 b 5 4",
+            3,
+        ),
+        ("mandatory_capture=true", "1W1WW1/W4B/3B2/1W3W/3W2 b 5 4", 3),
+        ("rows=6,cols=6", "6/6/6/6/6/6 w 12 12 0 1", 3),
+    ];
+    for (spec, text, depth) in cases {
+        let rules = Rules::new(variant_of(spec)).unwrap();
+        let pos = rules
+            .parse_position(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        for d in 0..=depth {
+            let full = divide_full(&rules, &pos, d);
+            assert_eq!(full, divide(&rules, &pos, d), "{spec} {text} depth {d}");
+            let total = if d == 0 {
+                1
+            } else {
+                full.iter().map(|(_, n)| n).sum()
+            };
+            assert_eq!(
+                perft_full(&rules, &pos, d),
+                total,
+                "{spec} {text} depth {d}"
+            );
+            assert_eq!(perft(&rules, &pos, d), total, "{spec} {text} depth {d}");
+        }
+    }
 }
 
 #[test]

@@ -142,6 +142,16 @@ impl Move {
         self.from
     }
 
+    /// The start cell as a set: empty for a placement or a removal-only
+    /// move (no branch: `apply` runs this at every node).
+    #[inline(always)]
+    pub(crate) const fn from_bit(&self) -> Bitboard {
+        match 1u64.checked_shl(self.from as u32) {
+            Some(bit) => Bitboard(bit),
+            None => Bitboard::EMPTY,
+        }
+    }
+
     /// Target of a placement or step, final landing cell of a jump;
     /// `NO_CELL` for a removal-only move.
     #[inline(always)]
