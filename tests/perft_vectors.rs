@@ -126,3 +126,25 @@ fn the_copy_matches_the_shared_file_when_present() {
         );
     }
 }
+
+/// `yote perft --full` prints what `yote perft` prints: the same divide
+/// lines and total, and with `--total` the total alone.
+#[test]
+fn the_command_line_full_mode_prints_the_same_counts() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_yote"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let fen = ["--fen", "6/6/2W3/2B3/B4B w 11 9 0 3 x1"];
+    let bulk = run(&[&["perft", "3"], &fen[..]].concat());
+    assert_eq!(run(&[&["perft", "3", "--full"], &fen[..]].concat()), bulk);
+    assert!(bulk.lines().count() > 3, "{bulk}");
+    assert_eq!(
+        run(&["perft", "4", "--total", "--full"]),
+        "Nodes searched: 823848\n"
+    );
+}
