@@ -77,8 +77,8 @@ def main():
     for b in args.binaries:
         wall, cpu = statistics.median(times[b]), statistics.median(cpu_times[b])
         print(f"{b}: {mode}{depth} = {nodes[b]} nodes, medians over {args.runs} runs: "
-              f"wall {wall:.3f} s = {nodes[b] / wall / 1e6:.0f} M nodes/s, "
-              f"CPU {cpu:.3f} s = {nodes[b] / cpu / 1e6:.0f} M nodes/s")
+              f"wall {wall:.3f} s = {nodes[b] / wall / 1e6:.3g} M nodes/s, "
+              f"CPU {cpu:.3f} s = {nodes[b] / cpu / 1e6:.3g} M nodes/s")
     if len(set(nodes.values())) > 1:
         sys.exit("node counts differ between binaries")
 
