@@ -49,6 +49,14 @@ def one_run(binary, args):
     return nodes, seconds, cpu
 
 
+def millions(nodes, seconds):
+    """nodes/seconds in millions, three significant digits or more (6.26, 361, 8160)."""
+    if seconds <= 0:
+        return "too fast to time (use a larger depth)"
+    m = nodes / seconds / 1e6
+    return f"{m:.0f} M nodes/s" if m >= 100 else f"{m:.3g} M nodes/s"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binaries", nargs="*", default=["target/release/yote"])
@@ -77,8 +85,8 @@ def main():
     for b in args.binaries:
         wall, cpu = statistics.median(times[b]), statistics.median(cpu_times[b])
         print(f"{b}: {mode}{depth} = {nodes[b]} nodes, medians over {args.runs} runs: "
-              f"wall {wall:.3f} s = {nodes[b] / wall / 1e6:.3g} M nodes/s, "
-              f"CPU {cpu:.3f} s = {nodes[b] / cpu / 1e6:.3g} M nodes/s")
+              f"wall {wall:.3f} s = {millions(nodes[b], wall)}, "
+              f"CPU {cpu:.3f} s = {millions(nodes[b], cpu)}")
     if len(set(nodes.values())) > 1:
         sys.exit("node counts differ between binaries")
 

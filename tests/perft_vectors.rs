@@ -1,7 +1,7 @@
 //! Every perft count in tests/data/perft_vectors.txt (a copy of the shared
 //! vectors, computed by a separate reference implementation) must match.
 
-use yote::rules::{Rules, Variant, divide, divide_full, perft, perft_full};
+use yote::rules::{Position, Rules, Variant, divide, divide_full, perft, perft_full};
 
 fn variant_of(spec: &str) -> Variant {
     Variant::from_spec(spec).unwrap_or_else(|e| panic!("rules '{spec}': {e}"))
@@ -11,16 +11,15 @@ fn variant_of(spec: &str) -> Variant {
 fn all_vectors_match_the_reference() {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for (line, rules, text, counts) in vectors() {
-        let pos = rules
-            .parse_position(text)
-            .unwrap_or_else(|e| panic!("{line}: {e}"));
-        for (depth, expected) in counts {
-            let got = perft(&rules, &pos, depth);
+    for v in vectors() {
+        let pos = v.position();
+        for &(depth, expected) in &v.counts {
+            let got = perft(&v.rules, &pos, depth);
             checked += 1;
             if got != expected {
                 failures.push(format!(
-                    "{line}\n  depth {depth}: expected {expected}, got {got}"
+                    "{}\n  depth {depth}: expected {expected}, got {got}",
+                    v.line
                 ));
             }
         }
@@ -34,8 +33,23 @@ fn all_vectors_match_the_reference() {
     assert!(checked > 150, "only {checked} counts read");
 }
 
-/// The vectors read as (line, rules, position text, [(depth, nodes)]).
-fn vectors() -> Vec<(&'static str, Rules, &'static str, Vec<(u32, u64)>)> {
+/// One line of the vectors: its rules, position text and (depth, nodes) pairs.
+struct Vector {
+    line: &'static str,
+    rules: Rules,
+    text: &'static str,
+    counts: Vec<(u32, u64)>,
+}
+
+impl Vector {
+    fn position(&self) -> Position {
+        self.rules
+            .parse_position(self.text)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.line))
+    }
+}
+
+fn vectors() -> Vec<Vector> {
     include_str!("data/perft_vectors.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -46,7 +60,12 @@ fn vectors() -> Vec<(&'static str, Rules, &'static str, Vec<(u32, u64)>)> {
                 .map(|pair| (pair[0].parse().unwrap(), pair[1].parse().unwrap()))
                 .collect();
             let rules = Rules::new(variant_of(fields[0])).unwrap();
-            (line, rules, fields[1], counts)
+            Vector {
+                line,
+                rules,
+                text: fields[1],
+                counts,
+            }
         })
         .collect()
 }
@@ -56,14 +75,11 @@ fn vectors() -> Vec<(&'static str, Rules, &'static str, Vec<(u32, u64)>)> {
 #[test]
 fn full_perft_matches_the_reference() {
     let mut checked = 0;
-    for (line, rules, text, counts) in vectors() {
-        let pos = rules.parse_position(text).unwrap();
-        for (depth, expected) in counts.into_iter().filter(|&(_, n)| n <= 2_000_000) {
-            assert_eq!(
-                perft_full(&rules, &pos, depth),
-                expected,
-                "{line}: depth {depth}"
-            );
+    for v in vectors() {
+        let pos = v.position();
+        for &(depth, expected) in v.counts.iter().filter(|&&(_, n)| n <= 2_000_000) {
+            let got = perft_full(&v.rules, &pos, depth);
+            assert_eq!(got, expected, "{}: depth {depth}", v.line);
             checked += 1;
         }
     }

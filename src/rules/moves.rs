@@ -143,7 +143,7 @@ impl Move {
     /// The start cell as a set: empty for a placement or a removal-only
     /// move (no branch: `apply` runs this at every node).
     #[inline(always)]
-    pub(crate) const fn from_bit(&self) -> Bitboard {
+    pub(crate) const fn start_bit(&self) -> Bitboard {
         match 1u64.checked_shl(self.from() as u32) {
             Some(bit) => Bitboard(bit),
             None => Bitboard::EMPTY,

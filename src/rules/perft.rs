@@ -108,9 +108,7 @@ fn split(
             if stop() {
                 return Err(PerftError::Stopped);
             }
-            let mut child = *pos;
-            rules.apply(&mut child, mv);
-            Ok((*mv, count_child(&child)?))
+            Ok((*mv, count_child(&rules.after(pos, mv))?))
         })
         .collect()
 }
@@ -192,8 +190,7 @@ fn count(
     }
     let mut nodes: u64 = 0;
     for mv in list.iter() {
-        let mut child = *pos;
-        rules.apply(&mut child, mv);
+        let child = rules.after(pos, mv);
         nodes = nodes.saturating_add(count(rules, &child, depth - 1, rest, stop)?);
     }
     Ok(nodes)

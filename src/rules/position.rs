@@ -190,7 +190,7 @@ impl Position {
             true
         } else {
             // A placement has no start cell: nothing leaves, a hand piece arrives.
-            own ^= mv.from_bit() | Bitboard::from_cell(mv.to());
+            own ^= mv.start_bit() | Bitboard::from_cell(mv.to());
             state -= u32::from(mv.starts_off_board()) << (8 * us);
             mv.jumped_enemy()
         };
