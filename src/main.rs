@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
-use yote::rules::{Rules, Variant, divide, perft};
+use yote::rules::{Rules, Variant, divide, divide_full, perft, perft_full};
 
 #[derive(Parser)]
 #[command(
@@ -31,6 +31,11 @@ enum Command {
         /// Print only the total and the speed, not the per-move split.
         #[arg(long)]
         total: bool,
+        /// Play every move, the last ply included, instead of counting the
+        /// last plies in bulk: the same counts, at the speed of move
+        /// generation and apply (the make/unmake benchmark).
+        #[arg(long)]
+        full: bool,
     },
     /// Search the fixed bench positions; prints the node count (the engine's
     /// signature) and the speed.
@@ -88,11 +93,18 @@ fn main() -> Result<()> {
             variant,
             fen,
             total,
-        }) => run_perft(depth, &variant, fen.as_deref(), total),
+            full,
+        }) => run_perft(depth, &variant, fen.as_deref(), total, full),
     }
 }
 
-fn run_perft(depth: u32, variant: &str, fen: Option<&str>, total_only: bool) -> Result<()> {
+fn run_perft(
+    depth: u32,
+    variant: &str,
+    fen: Option<&str>,
+    total_only: bool,
+    full: bool,
+) -> Result<()> {
     let rules = Rules::new(Variant::from_spec(variant)?)?;
     let pos = match fen {
         Some(text) => rules
@@ -102,9 +114,15 @@ fn run_perft(depth: u32, variant: &str, fen: Option<&str>, total_only: bool) -> 
     };
     let start = Instant::now();
     let nodes = if total_only {
-        perft(&rules, &pos, depth)
+        match full {
+            true => perft_full(&rules, &pos, depth),
+            false => perft(&rules, &pos, depth),
+        }
     } else {
-        let split = divide(&rules, &pos, depth);
+        let split = match full {
+            true => divide_full(&rules, &pos, depth),
+            false => divide(&rules, &pos, depth),
+        };
         for (mv, n) in &split {
             println!("{}: {n}", rules.move_text(mv));
         }

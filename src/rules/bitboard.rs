@@ -78,6 +78,8 @@ impl Iterator for Bitboard {
     }
 }
 
+impl ExactSizeIterator for Bitboard {}
+
 impl std::fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Bitboard({:#x})", self.0)

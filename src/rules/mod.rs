@@ -18,7 +18,7 @@ pub use game::Game;
 pub use geometry::{Direction, Geometry};
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList};
 pub use notation::PositionError;
-pub use perft::{PerftError, divide, divide_until, perft};
+pub use perft::{PerftError, divide, divide_full, divide_until, perft, perft_full};
 pub use position::{Player, Position};
 pub use ruleset::Rules;
 pub use status::{EndReason, GameEnd, Outcome};

@@ -178,12 +178,13 @@ fn push_subsets<const CHECKED: bool>(
     end: usize,
 ) {
     if k == 0 {
-        if CHECKED {
-            list.push(mv.with_removals(chosen, hand));
-        } else {
-            list.push_unchecked(mv.with_removals(chosen, hand));
-        }
+        list.push(mv.with_removals(chosen, hand));
         return;
+    }
+    if !CHECKED && k == 1 {
+        // The last removal (the only one in most rule sets): one batch.
+        let with = |cell| mv.with_removals(chosen | Bitboard::from_cell(cell), hand);
+        return list.push_batch(cells.map(with));
     }
     let mut rest = cells;
     while rest.count() >= k && (!CHECKED || list.len() < end) {
@@ -210,9 +211,7 @@ fn push_subsets<const CHECKED: bool>(
 #[inline(always)]
 fn push_cells(list: &mut MoveList, cells: Bitboard, make: impl Fn(u8) -> Move) {
     if list.has_room(u64::from(cells.count())) {
-        for cell in cells {
-            list.push_unchecked(make(cell));
-        }
+        list.push_batch(cells.map(make));
     } else {
         for cell in cells {
             list.push(make(cell));

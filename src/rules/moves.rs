@@ -22,83 +22,81 @@ pub struct Move {
     captured: Bitboard,
     /// Extra enemy pieces removed from the board after the jumps.
     removed: Bitboard,
-    /// Direction of jump i in bits 2i..2i+2.
-    path: u32,
-    from: u8,
-    to: u8,
-    jumps: u8,
-    /// Extra enemy pieces removed from the hand.
-    hand_removed: u8,
+    /// The small fields in one word, so that generation writes a move with
+    /// two stores, not six: the direction of jump i in bits 2i..2i+2 of
+    /// the low 32 bits, then the start cell, the target cell, the number of
+    /// jumps and the extra enemy pieces removed from the hand, a byte each.
+    code: u64,
 }
+
+const FROM_SHIFT: u32 = 32;
+const TO_SHIFT: u32 = 40;
+const JUMPS_SHIFT: u32 = 48;
+const HAND_SHIFT: u32 = 56;
 
 impl Move {
     #[inline(always)]
-    pub const fn place(to: u8) -> Move {
+    const fn new(captured: Bitboard, from: u8, to: u8, path: u32, jumps: u8) -> Move {
         Move {
-            captured: Bitboard::EMPTY,
+            captured,
             removed: Bitboard::EMPTY,
-            path: 0,
-            from: NO_CELL,
-            to,
-            jumps: 0,
-            hand_removed: 0,
+            code: path as u64
+                | (from as u64) << FROM_SHIFT
+                | (to as u64) << TO_SHIFT
+                | (jumps as u64) << JUMPS_SHIFT,
         }
     }
 
     #[inline(always)]
+    pub const fn place(to: u8) -> Move {
+        Move::new(Bitboard::EMPTY, NO_CELL, to, 0, 0)
+    }
+
+    #[inline(always)]
     pub const fn step(from: u8, to: u8) -> Move {
-        Move {
-            captured: Bitboard::EMPTY,
-            removed: Bitboard::EMPTY,
-            path: 0,
-            from,
-            to,
-            jumps: 0,
-            hand_removed: 0,
-        }
+        Move::new(Bitboard::EMPTY, from, to, 0, 0)
     }
 
     /// A jump chain without its removals; `path` holds `jumps` directions.
     #[inline(always)]
     pub(crate) const fn jump(from: u8, to: u8, path: u32, jumps: u8, captured: Bitboard) -> Move {
-        Move {
-            captured,
-            removed: Bitboard::EMPTY,
-            path,
-            from,
-            to,
-            jumps,
-            hand_removed: 0,
-        }
+        Move::new(captured, from, to, path, jumps)
     }
 
     /// The removals of a jump already made, without the jump; no start or
     /// target cell. Removals are added by `with_removals`.
     #[inline(always)]
     pub(crate) const fn removal_only() -> Move {
-        Move {
-            captured: Bitboard::EMPTY,
-            removed: Bitboard::EMPTY,
-            path: 0,
-            from: NO_CELL,
-            to: NO_CELL,
-            jumps: 0,
-            hand_removed: 0,
-        }
+        Move::new(Bitboard::EMPTY, NO_CELL, NO_CELL, 0, 0)
     }
 
     #[inline(always)]
     pub(crate) const fn with_removals(self, removed: Bitboard, hand_removed: u8) -> Move {
         Move {
             removed,
-            hand_removed,
+            code: self.code & !(0xff << HAND_SHIFT) | (hand_removed as u64) << HAND_SHIFT,
             ..self
         }
     }
 
     #[inline(always)]
+    const fn path(&self) -> u32 {
+        self.code as u32
+    }
+
+    #[inline(always)]
+    const fn jumps(&self) -> u8 {
+        (self.code >> JUMPS_SHIFT) as u8
+    }
+
+    #[inline(always)]
+    const fn hand_removed_u8(&self) -> u8 {
+        (self.code >> HAND_SHIFT) as u8
+    }
+
+    #[inline(always)]
     pub const fn is_placement(&self) -> bool {
-        self.from == NO_CELL && self.to != NO_CELL
+        self.from() == NO_CELL && self.to() != NO_CELL
     }
 
     /// No start cell: a placement or a removal-only move. One comparison,
@@ -106,7 +104,7 @@ impl Move {
     /// where removals are owed, which those paths check first).
     #[inline(always)]
     pub(crate) const fn starts_off_board(&self) -> bool {
-        self.from == NO_CELL
+        self.from() == NO_CELL
     }
 
     /// Jumped at least one enemy piece (`is_capture` without the
@@ -120,12 +118,12 @@ impl Move {
     /// on its own.
     #[inline(always)]
     pub const fn is_removal_only(&self) -> bool {
-        self.to == NO_CELL
+        self.to() == NO_CELL
     }
 
     #[inline(always)]
     pub const fn is_jump(&self) -> bool {
-        self.jumps > 0
+        self.jumps() > 0
     }
 
     /// Jumped at least one enemy piece, or finishes such a jump (a
@@ -139,18 +137,28 @@ impl Move {
     /// Start cell; `NO_CELL` for a placement or a removal-only move.
     #[inline(always)]
     pub const fn from(&self) -> u8 {
-        self.from
+        (self.code >> FROM_SHIFT) as u8
+    }
+
+    /// The start cell as a set: empty for a placement or a removal-only
+    /// move (no branch: `apply` runs this at every node).
+    #[inline(always)]
+    pub(crate) const fn start_bit(&self) -> Bitboard {
+        match 1u64.checked_shl(self.from() as u32) {
+            Some(bit) => Bitboard(bit),
+            None => Bitboard::EMPTY,
+        }
     }
 
     /// Target of a placement or step, final landing cell of a jump;
     /// `NO_CELL` for a removal-only move.
     #[inline(always)]
     pub const fn to(&self) -> u8 {
-        self.to
+        (self.code >> TO_SHIFT) as u8
     }
 
     pub const fn jump_count(&self) -> u32 {
-        self.jumps as u32
+        self.jumps() as u32
     }
 
     pub const fn captured(&self) -> Bitboard {
@@ -162,23 +170,23 @@ impl Move {
     }
 
     pub const fn hand_removed(&self) -> u32 {
-        self.hand_removed as u32
+        self.hand_removed_u8() as u32
     }
 
     /// Every enemy piece the move takes: jumped, removed from the board, and
     /// removed from the hand.
     pub const fn pieces_taken(&self) -> u32 {
-        self.captured.count() + self.removed.count() + self.hand_removed as u32
+        self.captured.count() + self.removed.count() + self.hand_removed()
     }
 
     /// Direction of the `i`th jump.
     pub fn jump_direction(&self, i: usize) -> Direction {
-        Direction::from_index(self.path >> (2 * i))
+        Direction::from_index(self.path() >> (2 * i))
     }
 
     /// The cells the piece lands on, in order (empty for placements and steps).
     pub fn landings<'g>(&self, geometry: &'g Geometry) -> impl Iterator<Item = u8> + 'g {
-        let (mut cell, path, jumps) = (self.from, self.path, self.jumps as usize);
+        let (mut cell, path, jumps) = (self.from(), self.path(), self.jumps() as usize);
         (0..jumps).map(move |i| {
             let dir = Direction::from_index(path >> (2 * i));
             cell = geometry.neighbour(geometry.neighbour(cell, dir), dir);
@@ -189,12 +197,13 @@ impl Move {
     /// A 32-bit digest, never 0, for storing a move in a hash table and
     /// recognising it among the legal moves later.
     pub fn signature(&self) -> u32 {
-        let a =
-            self.captured.0 ^ self.removed.0.rotate_left(17) ^ u64::from(self.path).rotate_left(40);
-        let b = u64::from(self.from)
-            | u64::from(self.to) << 8
-            | u64::from(self.jumps) << 16
-            | u64::from(self.hand_removed) << 24;
+        let a = self.captured.0
+            ^ self.removed.0.rotate_left(17)
+            ^ u64::from(self.path()).rotate_left(40);
+        let b = u64::from(self.from())
+            | u64::from(self.to()) << 8
+            | u64::from(self.jumps()) << 16
+            | u64::from(self.hand_removed_u8()) << 24;
         let h = (a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd);
         ((h >> 32) as u32).max(1)
     }
@@ -211,13 +220,13 @@ impl Move {
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Move")
-            .field("from", &self.from)
-            .field("to", &self.to)
-            .field("jumps", &self.jumps)
-            .field("path", &self.path)
+            .field("from", &self.from())
+            .field("to", &self.to())
+            .field("jumps", &self.jumps())
+            .field("path", &self.path())
             .field("captured", &self.captured)
             .field("removed", &self.removed)
-            .field("hand_removed", &self.hand_removed)
+            .field("hand_removed", &self.hand_removed())
             .finish()
     }
 }
@@ -232,12 +241,12 @@ impl fmt::Display for MoveText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (mv, g) = (&self.mv, self.geometry);
         if mv.is_placement() {
-            return write!(f, "@{}", g.cell_name(mv.to));
+            return write!(f, "@{}", g.cell_name(mv.to()));
         }
         if !mv.is_removal_only() {
-            write!(f, "{}", g.cell_name(mv.from))?;
-            if mv.jumps == 0 {
-                write!(f, "{}", g.cell_name(mv.to))?;
+            write!(f, "{}", g.cell_name(mv.from()))?;
+            if mv.jumps() == 0 {
+                write!(f, "{}", g.cell_name(mv.to()))?;
             }
             for cell in mv.landings(g) {
                 write!(f, "{}", g.cell_name(cell))?;
@@ -246,7 +255,7 @@ impl fmt::Display for MoveText<'_> {
         for cell in mv.removed {
             write!(f, "x{}", g.cell_name(cell))?;
         }
-        for _ in 0..mv.hand_removed {
+        for _ in 0..mv.hand_removed() {
             f.write_str("x@")?;
         }
         Ok(())
@@ -263,9 +272,14 @@ pub const MAX_MOVES: usize = 1 << 16;
 
 /// A reusable list of moves. Search and perft keep one per ply, so after the
 /// first few nodes generation allocates nothing.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct MoveList {
-    moves: Vec<Move>,
+    /// Every slot ever filled, kept (initialised) when the list is cleared:
+    /// the first `len` are the list. Generation writes a batch of moves
+    /// into slots with one length update, where `Vec::push` would check the
+    /// capacity and store the length once per move.
+    slots: Vec<Move>,
+    len: usize,
     limit: usize,
     truncated: bool,
 }
@@ -273,6 +287,16 @@ pub struct MoveList {
 impl Default for MoveList {
     fn default() -> MoveList {
         MoveList::new()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MoveList")
+            .field("moves", &self.as_slice())
+            .field("limit", &self.limit)
+            .field("truncated", &self.truncated)
+            .finish()
     }
 }
 
@@ -286,7 +310,8 @@ impl MoveList {
     /// `MAX_MOVES`); generation into it stops there.
     pub fn with_limit(limit: usize) -> MoveList {
         MoveList {
-            moves: Vec::with_capacity(256),
+            slots: Vec::with_capacity(256),
+            len: 0,
             limit: limit.clamp(1, MAX_MOVES),
             truncated: false,
         }
@@ -295,38 +320,50 @@ impl MoveList {
     /// Adds a move, or when the list is full records that one was left out.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
-        if self.moves.len() < self.limit {
-            self.moves.push(mv);
-        } else {
+        if self.len >= self.limit {
             self.truncated = true;
+        } else if self.len < self.slots.len() {
+            self.slots[self.len] = mv;
+            self.len += 1;
+        } else {
+            self.slots.push(mv);
+            self.len += 1;
         }
     }
 
-    /// Adds a move the caller made room for (`has_room`): generation checks
-    /// the limit once per batch of moves, not once per move.
+    /// Adds every move of `moves`, for which the caller made room
+    /// (`has_room`): generation checks the limit once per batch of moves,
+    /// not once per move.
     #[inline(always)]
-    pub(crate) fn push_unchecked(&mut self, mv: Move) {
-        debug_assert!(self.moves.len() < self.limit);
-        self.moves.push(mv);
+    pub(crate) fn push_batch(&mut self, moves: impl ExactSizeIterator<Item = Move>) {
+        let end = self.len + moves.len();
+        debug_assert!(end <= self.limit);
+        if self.slots.len() < end {
+            self.slots.resize(end, Move::removal_only());
+        }
+        for (slot, mv) in self.slots[self.len..end].iter_mut().zip(moves) {
+            *slot = mv;
+        }
+        self.len = end;
     }
 
     /// Whether `n` more moves fit.
     #[inline(always)]
     pub(crate) fn has_room(&self, n: u64) -> bool {
-        n <= (self.limit - self.moves.len()) as u64
+        n <= (self.limit - self.len) as u64
     }
 
     pub fn clear(&mut self) {
-        self.moves.clear();
+        self.len = 0;
         self.truncated = false;
     }
 
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.len == 0
     }
 
     pub fn limit(&self) -> usize {
@@ -335,7 +372,7 @@ impl MoveList {
 
     #[inline(always)]
     pub fn is_full(&self) -> bool {
-        self.moves.len() >= self.limit
+        self.len >= self.limit
     }
 
     /// Some legal moves did not fit: the list is a prefix of them.
@@ -348,20 +385,23 @@ impl MoveList {
         self.truncated = true;
     }
 
+    #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves
+        &self.slots[..self.len]
     }
 
+    #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves
+        &mut self.slots[..self.len]
     }
 
+    #[inline(always)]
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.moves.iter()
+        self.as_slice().iter()
     }
 
     pub fn contains(&self, mv: &Move) -> bool {
-        self.moves.contains(mv)
+        self.as_slice().contains(mv)
     }
 }
 
@@ -369,7 +409,7 @@ impl<'a> IntoIterator for &'a MoveList {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {
-        self.moves.iter()
+        self.iter()
     }
 }
 

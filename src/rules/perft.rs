@@ -3,7 +3,7 @@
 
 use super::movegen::{self, Sides};
 use super::moves::{Move, MoveList};
-use super::position::Position;
+use super::position::{Player, Position};
 use super::ruleset::Rules;
 
 /// Why a perft gave no count.
@@ -51,6 +51,25 @@ pub fn divide(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     divide_until(rules, pos, depth, &|| false).expect("perft within the move-list limit")
 }
 
+/// perft with every move played, the last ply included: the legal moves of
+/// every node are listed and each is applied to a copy of the position, as
+/// a search does. The same count as `perft`, without its shortcuts, so its
+/// speed is that of move generation and `apply` (the figure to compare
+/// with other engines' make/unmake perft). Panics like `perft`.
+pub fn perft_full(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    let mut lists = vec![MoveList::new(); depth as usize];
+    count_full(rules, pos, depth, &mut lists).expect("perft within the move-list limit")
+}
+
+/// `divide` with every move played (see `perft_full`).
+pub fn divide_full(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut lists = vec![MoveList::new(); depth as usize];
+    split(rules, pos, depth, &|| false, |child| {
+        count_full(rules, child, depth - 1, &mut lists)
+    })
+    .expect("perft within the move-list limit")
+}
+
 /// `divide` that gives up when `stop()` turns true (it is asked at every
 /// position above the last two plies, so often) or when a position has too
 /// many moves to list.
@@ -60,6 +79,21 @@ pub fn divide_until(
     depth: u32,
     stop: &impl Fn() -> bool,
 ) -> Result<Vec<(Move, u64)>, PerftError> {
+    let mut lists = vec![MoveList::new(); depth as usize];
+    split(rules, pos, depth, stop, |child| {
+        count(rules, child, depth - 1, &mut lists, stop)
+    })
+}
+
+/// The root of a divide: `count_child` of the position after each legal
+/// move, asking `stop()` before each.
+fn split(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+    stop: &impl Fn() -> bool,
+    mut count_child: impl FnMut(&Position) -> Result<u64, PerftError>,
+) -> Result<Vec<(Move, u64)>, PerftError> {
     if depth == 0 || rules.status(pos).is_some() {
         return Ok(Vec::new());
     }
@@ -68,16 +102,13 @@ pub fn divide_until(
     if moves.is_truncated() {
         return Err(PerftError::TooManyMoves);
     }
-    let mut lists = vec![MoveList::new(); depth as usize];
     moves
         .iter()
         .map(|mv| {
             if stop() {
                 return Err(PerftError::Stopped);
             }
-            let mut child = *pos;
-            rules.apply(&mut child, mv);
-            Ok((*mv, count(rules, &child, depth - 1, &mut lists, stop)?))
+            Ok((*mv, count_child(&rules.after(pos, mv))?))
         })
         .collect()
 }
@@ -159,9 +190,60 @@ fn count(
     }
     let mut nodes: u64 = 0;
     for mv in list.iter() {
-        let mut child = *pos;
-        rules.apply(&mut child, mv);
+        let child = rules.after(pos, mv);
         nodes = nodes.saturating_add(count(rules, &child, depth - 1, rest, stop)?);
     }
     Ok(nodes)
+}
+
+/// `perft_full` below the root: no bulk counting, every leaf made.
+fn count_full(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+    lists: &mut [MoveList],
+) -> Result<u64, PerftError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    if rules.ended_by_pieces(pos) {
+        return Ok(0);
+    }
+    let (list, rest) = lists.split_first_mut().expect("one list per ply");
+    rules.legal_moves(pos, list);
+    if list.is_truncated() {
+        return Err(PerftError::TooManyMoves);
+    }
+    if depth == 1 {
+        // The leaves are made here rather than by a call each. Nothing
+        // reads them, and the compiler would drop the last ply's `apply`,
+        // so every one is made in full and folded into a checksum it must
+        // compute.
+        let mut check = 0;
+        for mv in list.iter() {
+            check ^= fold(&rules.after(pos, mv));
+        }
+        std::hint::black_box(check);
+        return Ok(list.len() as u64);
+    }
+    let mut nodes: u64 = 0;
+    for mv in list.iter() {
+        let child = rules.after(pos, mv);
+        nodes = nodes.saturating_add(count_full(rules, &child, depth - 1, rest)?);
+    }
+    Ok(nodes)
+}
+
+/// Every field of a position in one word, none able to cancel another.
+#[inline(always)]
+fn fold(pos: &Position) -> u64 {
+    let small = pos.hand(Player::White)
+        | pos.hand(Player::Black) << 8
+        | pos.owed_removals() << 16
+        | (pos.side_to_move().index() as u32) << 24;
+    let counters = u64::from(pos.plies_since_capture()) | u64::from(pos.move_number()) << 32;
+    pos.pieces(Player::White).0
+        ^ pos.pieces(Player::Black).0.rotate_left(32)
+        ^ counters.rotate_left(16)
+        ^ u64::from(small)
 }

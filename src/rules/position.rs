@@ -53,17 +53,20 @@ impl fmt::Display for Player {
 /// rules that made it (by `Rules::start_position` or `Rules::parse_position`)
 /// are the ones to pass back in. Fields are private so that every position in
 /// existence has passed those checks; `apply` keeps them true for legal moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pieces: [Bitboard; 2],
-    hand: [u8; 2],
-    side: Player,
     plies_since_capture: u32,
     move_number: u32,
-    /// Extra removals the side to move still owes for the jump it has just
-    /// made, when a front end plays a capture as two turns; 0 otherwise.
-    owed: u8,
+    /// White's and Black's pieces in hand, the side to move (0 White,
+    /// 1 Black) and the removals owed, a byte each from the lowest: one
+    /// word that `apply` updates with a few shifts and stores once, and
+    /// that `key` hashes as it is.
+    state: u32,
 }
+
+const SIDE_SHIFT: u32 = 16;
+const OWED_SHIFT: u32 = 24;
 
 impl Position {
     pub(crate) fn from_parts(
@@ -75,18 +78,21 @@ impl Position {
     ) -> Position {
         Position {
             pieces,
-            hand,
-            side,
             plies_since_capture,
             move_number,
-            owed: 0,
+            state: u32::from(hand[0])
+                | u32::from(hand[1]) << 8
+                | (side.index() as u32) << SIDE_SHIFT,
         }
     }
 
     /// The same position in the middle of a capture: the side to move has
     /// jumped and still owes `owed` removals (checked by the parser).
     pub(crate) fn with_owed_removals(self, owed: u8) -> Position {
-        Position { owed, ..self }
+        Position {
+            state: self.state & !(0xff << OWED_SHIFT) | u32::from(owed) << OWED_SHIFT,
+            ..self
+        }
     }
 
     pub(crate) fn start(variant: &Variant) -> Position {
@@ -101,7 +107,10 @@ impl Position {
 
     #[inline(always)]
     pub fn side_to_move(&self) -> Player {
-        self.side
+        match (self.state >> SIDE_SHIFT) & 1 {
+            0 => Player::White,
+            _ => Player::Black,
+        }
     }
 
     #[inline(always)]
@@ -111,7 +120,7 @@ impl Position {
 
     #[inline(always)]
     pub fn hand(&self, player: Player) -> u32 {
-        u32::from(self.hand[player.index()])
+        (self.state >> (8 * player.index())) & 0xff
     }
 
     /// Pieces on the board and in hand: what the win conditions count.
@@ -139,7 +148,7 @@ impl Position {
     /// removal-only moves (`xd4`, `x@`).
     #[inline(always)]
     pub fn owed_removals(&self) -> u32 {
-        u32::from(self.owed)
+        self.state >> OWED_SHIFT
     }
 
     /// A 64-bit hash of what makes positions the same for repetition:
@@ -148,13 +157,9 @@ impl Position {
     /// incremental upkeep.
     #[inline]
     pub fn key(&self) -> u64 {
-        let extra = u64::from(self.hand[0])
-            | u64::from(self.hand[1]) << 8
-            | (self.side as u64) << 16
-            | u64::from(self.owed) << 24;
         let h = mix(self.pieces[0].0 ^ 0x9e37_79b9_7f4a_7c15);
         let h = mix(h ^ self.pieces[1].0);
-        mix(h ^ extra)
+        mix(h ^ u64::from(self.state))
     }
 
     /// Plays a move produced by move generation for this position (or parsed
@@ -164,33 +169,63 @@ impl Position {
     /// the turn passes, or stays with BonusTurn.
     #[inline(always)]
     pub fn apply(&mut self, mv: &Move, bonus_turn: bool) {
-        let us = self.side.index();
-        let them = 1 - us;
-        let capture = if self.owed != 0 {
-            self.owed = 0;
+        *self = self.after(mv, bonus_turn);
+    }
+
+    /// `apply` to a copy: the position after `mv`.
+    #[inline(always)]
+    pub fn after(&self, mv: &Move, bonus_turn: bool) -> Position {
+        // Built as a new value from the old fields, the two sides taken out
+        // as mover and other and put back by selects: updating a copy in
+        // place, indexed by the side, kept it in memory and updated each
+        // field there just after the copy's wide store (a stall on every
+        // field), which made `apply` most of the cost of a perft leaf.
+        let us = self.side_to_move().index();
+        let white = us == 0;
+        let [a, b] = self.pieces;
+        let (mut own, mut other) = if white { (a, b) } else { (b, a) };
+        let mut state = self.state;
+        let capture = if self.owed_removals() != 0 {
+            state &= !(0xff << OWED_SHIFT);
             true
         } else {
-            if mv.starts_off_board() {
-                self.pieces[us].insert(mv.to());
-                self.hand[us] -= 1;
-            } else {
-                self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
-            }
+            // A placement has no start cell: nothing leaves, a hand piece arrives.
+            own ^= mv.start_bit() | Bitboard::from_cell(mv.to());
+            state -= u32::from(mv.starts_off_board()) << (8 * us);
             mv.jumped_enemy()
         };
-        self.pieces[them] = self.pieces[them].without(mv.captured() | mv.removed());
-        self.hand[them] -= mv.hand_removed() as u8;
-        self.plies_since_capture = if capture {
-            0
-        } else {
-            self.plies_since_capture.saturating_add(1)
-        };
-        if self.side == Player::Black {
-            self.move_number = self.move_number.saturating_add(1);
-        }
+        other = other.without(mv.captured() | mv.removed());
+        // Legal moves never take more hand pieces than there are: no borrow.
+        state -= mv.hand_removed() << (8 * (1 - us));
         if !(capture && bonus_turn) {
-            self.side = !self.side;
+            state ^= 1 << SIDE_SHIFT;
         }
+        Position {
+            pieces: if white { [own, other] } else { [other, own] },
+            plies_since_capture: if capture {
+                0
+            } else {
+                self.plies_since_capture.saturating_add(1)
+            },
+            move_number: self.move_number.saturating_add(u32::from(!white)),
+            state,
+        }
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("pieces", &self.pieces)
+            .field(
+                "hand",
+                &[self.hand(Player::White), self.hand(Player::Black)],
+            )
+            .field("side", &self.side_to_move())
+            .field("plies_since_capture", &self.plies_since_capture)
+            .field("move_number", &self.move_number)
+            .field("owed", &self.owed_removals())
+            .finish()
     }
 }
 
@@ -200,11 +235,11 @@ impl Position {
     /// turns. The jumped pieces leave and the no-capture counter resets now;
     /// the move number and the turn change with the removals.
     pub(crate) fn apply_jump_owing(&mut self, mv: &Move, owed: u8) {
-        let us = self.side.index();
+        let us = self.side_to_move().index();
         self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
         self.pieces[1 - us] = self.pieces[1 - us].without(mv.captured());
         self.plies_since_capture = 0;
-        self.owed = owed;
+        *self = self.with_owed_removals(owed);
     }
 }
 

@@ -495,8 +495,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         for i in first..moves.len() {
             let mv = moves[i].mv;
-            let mut child = *root;
-            self.rules.apply(&mut child, &mv);
+            let child = self.rules.after(root, &mv);
             let same = child.side_to_move() == root.side_to_move();
             self.path.push(child.key());
             self.seldepth = 0;
@@ -646,8 +645,7 @@ impl<'a> Searcher<'a> {
             }
             ordering::pick_next(moves, scores, i);
             let mv = moves[i];
-            let mut child = *pos;
-            self.rules.apply(&mut child, &mv);
+            let child = self.rules.after(pos, &mv);
             let same = child.side_to_move() == pos.side_to_move();
             let late_removal = mv.is_capture() && jumps.add(&mv) > 1;
             let new_depth = depth - 1;
@@ -792,8 +790,7 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
-            let mut child = *pos;
-            self.rules.apply(&mut child, &mv);
+            let child = self.rules.after(pos, &mv);
             let score = if child.side_to_move() == pos.side_to_move() {
                 self.qsearch(&child, ply + 1, alpha, beta)
             } else {
