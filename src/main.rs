@@ -118,11 +118,13 @@ fn run_perft(
             true => perft_full(&rules, &pos, depth),
             false => perft(&rules, &pos, depth),
         }
+        .with_context(|| format!("perft {depth}"))?
     } else {
         let split = match full {
             true => divide_full(&rules, &pos, depth),
             false => divide(&rules, &pos, depth),
-        };
+        }
+        .with_context(|| format!("perft {depth}"))?;
         for (mv, n) in &split {
             println!("{}: {n}", rules.move_text(mv));
         }

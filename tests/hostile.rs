@@ -909,3 +909,25 @@ fn latencies() {
         );
     }
 }
+
+#[test]
+fn command_line_perft_of_a_huge_position_is_an_error_not_a_panic() {
+    for full in [false, true] {
+        let mut args = vec!["perft", "1", "--variant", HUGE_SPEC, "--fen", HUGE_FEN];
+        if full {
+            args.push("--full");
+        }
+        let out = std::process::Command::new(support::BIN)
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("perft 1") && stderr.contains("moves"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -33,41 +33,43 @@ impl std::error::Error for PerftError {}
 /// legal moves. The last ply is counted, not played ("bulk counting").
 /// History rules (NoCaptureDraw, RepetitionDraw) do not apply.
 ///
-/// Panics if a position on the way has more than `MAX_MOVES` legal moves
-/// (only huge MultiJump boards do); `divide_until` reports it instead.
-pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+/// An error if a position on the way has more than `MAX_MOVES` legal moves
+/// (only huge MultiJump boards do).
+pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> Result<u64, PerftError> {
     // Owed removals occur only in a given position, never after a move, so
     // the bulk counters never meet them: a root that owes is expanded here.
     if pos.owed_removals() > 0 && depth >= 2 {
-        return divide(rules, pos, depth).iter().map(|(_, n)| n).sum();
+        return Ok(divide(rules, pos, depth)?.iter().map(|(_, n)| n).sum());
     }
     let mut lists = vec![MoveList::new(); depth as usize];
-    count(rules, pos, depth, &mut lists, &|| false).expect("perft within the move-list limit")
+    count(rules, pos, depth, &mut lists, &|| false)
 }
 
-/// perft split by first move, in move generation order (panics like
-/// `perft`).
-pub fn divide(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    divide_until(rules, pos, depth, &|| false).expect("perft within the move-list limit")
+/// perft split by first move, in move generation order.
+pub fn divide(rules: &Rules, pos: &Position, depth: u32) -> Result<Vec<(Move, u64)>, PerftError> {
+    divide_until(rules, pos, depth, &|| false)
 }
 
 /// perft with every move played, the last ply included: the legal moves of
 /// every node are listed and each is applied to a copy of the position, as
 /// a search does. The same count as `perft`, without its shortcuts, so its
 /// speed is that of move generation and `apply` (the figure to compare
-/// with other engines' make/unmake perft). Panics like `perft`.
-pub fn perft_full(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+/// with other engines' make/unmake perft). Fails like `perft`.
+pub fn perft_full(rules: &Rules, pos: &Position, depth: u32) -> Result<u64, PerftError> {
     let mut lists = vec![MoveList::new(); depth as usize];
-    count_full(rules, pos, depth, &mut lists).expect("perft within the move-list limit")
+    count_full(rules, pos, depth, &mut lists)
 }
 
 /// `divide` with every move played (see `perft_full`).
-pub fn divide_full(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide_full(
+    rules: &Rules,
+    pos: &Position,
+    depth: u32,
+) -> Result<Vec<(Move, u64)>, PerftError> {
     let mut lists = vec![MoveList::new(); depth as usize];
     split(rules, pos, depth, &|| false, |child| {
         count_full(rules, child, depth - 1, &mut lists)
     })
-    .expect("perft within the move-list limit")
 }
 
 /// `divide` that gives up when `stop()` turns true (it is asked at every
