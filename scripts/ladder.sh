@@ -50,7 +50,7 @@ player() {
 }
 
 standings() {
-    "$E" match --rescore "$OUT"/*.pgn --anchor random | sed -n '/^Elo relative/,/^$/p'
+    "$E" match --rescore "$OUT"/*.pgn --anchor random | sed -n '/^Elo relative\|finite rating\|^Rank/,/^$/p'
 }
 
 # UCI_Elo X plays GAMES/2 games against each of the two levels whose
@@ -62,12 +62,17 @@ if [[ "${1:-}" == "--check" ]]; then
     C=${CHECK_ENGINE:-target/release/yote}
     [[ -n "${CHECK_ENGINE:-}" ]] || cargo build --release --quiet
     for elo in "$@"; do
+        below= above=
         # The first level rated at most X whose next level is rated above.
         read -r below above < <(standings | awk -v x="$elo" '
             $2 ~ /^L[0-9]+$/ { rated[substr($2, 2) + 0] = $3 }
             END { for (k = 0; k < 20; k++)
                       if ((k in rated) && ((k + 1) in rated) && rated[k] <= x && rated[k + 1] > x) {
-                          print "L" k, "L" k + 1; exit } }')
+                          print "L" k, "L" k + 1; exit } }') || true
+        if [[ -z "${above:-}" ]]; then
+            echo "UCI_Elo $elo: no two neighbouring levels are rated around it" >&2
+            continue
+        fi
         for level in $below $above; do
             pgn="$OUT/check-$elo-$level.pgn"
             resume=()

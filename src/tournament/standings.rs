@@ -309,9 +309,14 @@ pub fn report(names: &[String], tallies: &[PairTally], anchor: Option<&str>) -> 
     let table = standings(names, tallies, anchor);
     let width = table.iter().map(|s| s.name.len()).max().unwrap_or(4).max(6);
     let anchored = anchor.filter(|a| table.iter().any(|s| &s.name == a && s.error == 0.0));
-    let mut out = match anchored {
-        Some(a) => format!("Elo relative to {a} (0); each interval is of the difference to it\n"),
-        None => String::new(),
+    let mut out = match (anchored, anchor) {
+        (Some(a), _) => {
+            format!("Elo relative to {a} (0); each interval is of the difference to it\n")
+        }
+        (None, Some(a)) => {
+            format!("{a} has no finite rating (it won or lost every game): ratings average 0\n")
+        }
+        (None, None) => String::new(),
     };
     out += &format!(
         "Rank {:width$} {:>8} {:>7} {:>6} {:>7} {:>6}\n",
