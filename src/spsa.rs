@@ -26,6 +26,7 @@
 
 use crate::rng::SplitMix64;
 use crate::search::params::{self, PARAMS, Param};
+use crate::tournament::cli::MoveLimits;
 use crate::tournament::{self, MatchConfig, interrupt};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -61,21 +62,8 @@ pub struct SpsaArgs {
     /// Game pairs per iteration (one opening, both colours, per pair).
     #[arg(long, default_value_t = 1)]
     pub pairs: u64,
-    /// Clock per side, as for `yote match`: `10+0.1`, `40/60`.
-    #[arg(long, group = "limit")]
-    pub tc: Option<String>,
-    /// Fixed time per move, in milliseconds.
-    #[arg(long, group = "limit")]
-    pub movetime: Option<u64>,
-    /// Fixed nodes per move (deterministic).
-    #[arg(long, group = "limit")]
-    pub nodes: Option<u64>,
-    /// Fixed depth per move (deterministic).
-    #[arg(long, group = "limit")]
-    pub depth: Option<u32>,
-    /// Grace in ms beyond the clock before a move is a time loss.
-    #[arg(long, default_value_t = 100)]
-    pub timeout_margin: u64,
+    #[command(flatten)]
+    pub limits: MoveLimits,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -226,7 +214,7 @@ pub fn option_text(params: &[&Param], values: &[i32]) -> String {
 
 /// The parameters to tune: those named, or every one the limit can move.
 fn chosen_params(args: &SpsaArgs) -> Result<Vec<&'static Param>> {
-    let clock = args.tc.is_some();
+    let clock = args.limits.tc.is_some();
     if args.params.is_empty() {
         return Ok(PARAMS.iter().filter(|p| clock || !p.time_use).collect());
     }
@@ -267,10 +255,10 @@ fn limit_flags(args: &SpsaArgs) -> Vec<String> {
             flags.push(v);
         }
     };
-    add("--tc", args.tc.clone());
-    add("--movetime", args.movetime.map(|v| v.to_string()));
-    add("--nodes", args.nodes.map(|v| v.to_string()));
-    add("--depth", args.depth.map(|v| v.to_string()));
+    add("--tc", args.limits.tc.clone());
+    add("--movetime", args.limits.movetime.map(|v| v.to_string()));
+    add("--nodes", args.limits.nodes.map(|v| v.to_string()));
+    add("--depth", args.limits.depth.map(|v| v.to_string()));
     flags
 }
 
@@ -293,7 +281,7 @@ fn fingerprint(args: &SpsaArgs, params: &[&Param]) -> String {
         args.iterations,
         args.pairs,
         limit_flags(args),
-        args.timeout_margin,
+        args.limits.timeout_margin,
         args.variant,
         args.opening_plies,
         args.seed
@@ -388,7 +376,7 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         .checked_mul(args.pairs)
         .context("--iterations × --pairs is too large")?;
     let params = chosen_params(&args)?;
-    if args.params.is_empty() && args.tc.is_none() && !args.quiet {
+    if args.params.is_empty() && args.limits.tc.is_none() && !args.quiet {
         eprintln!("time-use parameters left out: they only matter with a clock (--tc)");
     }
     let settings = fingerprint(&args, &params);
@@ -516,7 +504,7 @@ fn match_config(
         "--opening-plies".to_string(),
         args.opening_plies.to_string(),
         "--timeout-margin".to_string(),
-        args.timeout_margin.to_string(),
+        args.limits.timeout_margin.to_string(),
         "--seed".to_string(),
         seed.to_string(),
         "--quiet".to_string(),

@@ -21,6 +21,29 @@ pub struct MatchArgs {
     pub options: Box<MatchOptions>,
 }
 
+/// What each move may take (one of a clock, a fixed time, nodes or depth)
+/// and the grace before lateness is a loss: shared by `yote match` and
+/// `yote spsa`, which plays its games through the match runner.
+#[derive(Args, Debug, Clone)]
+pub struct MoveLimits {
+    /// Clock per side: seconds[+increment], e.g. `10+0.1`, or moves per
+    /// period, `40/60` (60 s for every 40 moves) or `40/60+0.5`.
+    #[arg(long, group = "limit")]
+    pub tc: Option<String>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long, group = "limit")]
+    pub movetime: Option<u64>,
+    /// Fixed nodes per move (deterministic with one search thread).
+    #[arg(long, group = "limit")]
+    pub nodes: Option<u64>,
+    /// Fixed depth per move (deterministic with one search thread).
+    #[arg(long, group = "limit")]
+    pub depth: Option<u32>,
+    /// Grace in ms beyond the clock or movetime before a move is a time loss.
+    #[arg(long, default_value_t = 100)]
+    pub timeout_margin: u64,
+}
+
 impl std::ops::Deref for MatchArgs {
     type Target = MatchOptions;
     fn deref(&self) -> &MatchOptions {
@@ -53,22 +76,8 @@ pub struct MatchOptions {
     /// Rules: a preset and/or key=value overrides, as for `yote perft`.
     #[arg(long, default_value = "standard")]
     pub variant: String,
-    /// Clock per side: seconds[+increment], e.g. `10+0.1`, or moves per
-    /// period, `40/60` (60 s for every 40 moves) or `40/60+0.5`.
-    #[arg(long, group = "limit")]
-    pub tc: Option<String>,
-    /// Fixed time per move, in milliseconds.
-    #[arg(long, group = "limit")]
-    pub movetime: Option<u64>,
-    /// Fixed nodes per move.
-    #[arg(long, group = "limit")]
-    pub nodes: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, group = "limit")]
-    pub depth: Option<u32>,
-    /// Grace in ms beyond the clock or movetime before a move is a time loss.
-    #[arg(long, default_value_t = 100)]
-    pub timeout_margin: u64,
+    #[command(flatten)]
+    pub limits: MoveLimits,
     /// With --nodes or --depth: ms without a reply after which an engine is
     /// hung and loses.
     #[arg(long, default_value_t = 60_000)]
@@ -224,7 +233,7 @@ impl MatchConfig {
             concurrency: args.concurrency,
             timing: Timing {
                 control,
-                margin: Duration::from_millis(args.timeout_margin),
+                margin: Duration::from_millis(args.limits.timeout_margin),
                 move_timeout: Duration::from_millis(args.move_timeout),
             },
             handshake_timeout: Duration::from_millis(args.handshake_timeout),
@@ -479,7 +488,8 @@ fn time_control(args: &MatchArgs, engines: &[EngineConfig]) -> Result<TimeContro
         .filter(|e| e.control.is_some_and(|c| c.is_clock()))
         .count();
     let own = engines.iter().filter(|e| e.control.is_some()).count();
-    let given = match (&args.tc, args.movetime, args.nodes, args.depth) {
+    let l = &args.limits;
+    let given = match (&l.tc, l.movetime, l.nodes, l.depth) {
         (Some(tc), ..) => Some(parse_clock(tc)?),
         (_, Some(ms), ..) => Some(TimeControl::MoveTime(ms)),
         (_, _, Some(n), _) => Some(TimeControl::Nodes(n)),
