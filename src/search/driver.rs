@@ -163,14 +163,8 @@ pub fn search_with(
         // Stopped before any move had a score: the move is unsearched, and
         // its score is the static evaluation after it.
         let rm = &mut final_moves[0];
-        let mut child = root;
-        rules.apply(&mut child, &rm.mv);
-        let score = eval::evaluate(rules, &child);
-        rm.score = if child.side_to_move() == root.side_to_move() {
-            score
-        } else {
-            -score
-        };
+        let child = rules.after(&root, &rm.mv);
+        rm.score = for_mover(&root, &child, eval::evaluate(rules, &child));
     }
     let best = &final_moves[0];
     let pv = job.checked_pv(&best.pv);
@@ -206,15 +200,22 @@ fn choose_with_skill(
 /// The mover's score of the position after `mv` without looking at any
 /// reply: a win or loss on the board, else the static evaluation.
 fn glance(rules: &Rules, root: &Position, mv: &Move) -> i32 {
-    let mut child = *root;
-    rules.apply(&mut child, mv);
-    let us = root.side_to_move();
+    let child = rules.after(root, mv);
     match rules.status(&child).map(|end| end.outcome) {
-        Some(Outcome::Win(p)) if p == us => MATE - 1,
+        Some(Outcome::Win(p)) if p == root.side_to_move() => MATE - 1,
         Some(Outcome::Win(_)) => -MATE + 1,
         Some(_) => 0,
-        None if child.side_to_move() == us => eval::evaluate(rules, &child),
-        None => -eval::evaluate(rules, &child),
+        None => for_mover(root, &child, eval::evaluate(rules, &child)),
+    }
+}
+
+/// `score`, from the view of `child`'s side to move, seen by the side that
+/// moved from `root` into `child` (the same side after a bonus turn).
+fn for_mover(root: &Position, child: &Position, score: i32) -> i32 {
+    if child.side_to_move() == root.side_to_move() {
+        score
+    } else {
+        -score
     }
 }
 
@@ -274,15 +275,13 @@ fn report_baseline(
     start: Instant,
     on_event: &mut dyn FnMut(SearchEvent),
 ) {
-    let mut child = *root;
-    rules.apply(&mut child, &mv);
-    let score = eval::material(&child);
-    let same = child.side_to_move() == root.side_to_move();
+    let child = rules.after(root, &mv);
+    let score = for_mover(root, &child, eval::material(&child));
     on_event(SearchEvent::Info(SearchInfo {
         depth: 1,
         seldepth: 1,
         multipv: 1,
-        score: Score::Cp(if same { score } else { -score }),
+        score: Score::Cp(score),
         nodes: 1,
         nps: 0,
         time_ms: start.elapsed().as_millis() as u64,
