@@ -88,3 +88,47 @@ fn ladder_script_plays_rates_and_checks() {
     assert!(!checked.contains(" E5000 "), "{checked}");
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
+
+/// Issue 11's measurements in miniature: the SPRT step, one preset and both
+/// self-plays, two games each at a fast clock, this build as both engines;
+/// a rerun replays nothing.
+#[test]
+fn against_base_script_runs_every_step_and_resumes() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out_dir = std::env::temp_dir().join(format!("yote-against-{}", std::process::id()));
+    let engine = env!("CARGO_BIN_EXE_yote");
+    let run = || {
+        let out = Command::new("bash")
+            .arg(format!("{root}/scripts/against_base.sh"))
+            .arg(engine)
+            .env("ENGINE", engine)
+            .env("GAMES", "2")
+            .env("MAX_GAMES", "2")
+            .env("TC", "0.05+0.005")
+            .env("PRESETS", "5x5")
+            .env("CONCURRENCY", "1")
+            .env("OUT", &out_dir)
+            .output()
+            .expect("run bash");
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{:?}: {stderr} {stdout}", out.status);
+        stdout
+    };
+    let first = run();
+    for line in [
+        "standard: new vs base: 2 games",
+        "preset-5x5: new vs base: 2 games",
+        "games at the ply limit",
+    ] {
+        assert!(first.contains(line), "{line}: {first}");
+    }
+    assert!(first.contains("selfplay-new: ") && first.contains("selfplay-base: "));
+    assert!(!out_dir.join("preset-6x6.pgn").exists(), "PRESETS filters");
+    let pgn = std::fs::read_to_string(out_dir.join("standard.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Result ").count(), 2);
+    assert_eq!(run(), first, "a finished run is only reported again");
+    let again = std::fs::read_to_string(out_dir.join("standard.pgn")).unwrap();
+    assert_eq!(again, pgn);
+    std::fs::remove_dir_all(&out_dir).unwrap();
+}
