@@ -55,7 +55,7 @@ const FULL_NODES: f64 = 4_000_000.0;
 /// standard rules, 1 s a move. `UCI_Elo` is interpolated in it.
 pub const LADDER: [u32; MAX_LEVEL as usize + 1] = [
     633, 647, 668, 737, 851, 1008, 1242, 1568, 1852, 2008, 2102, 2191, 2217, 2291, 2405, 2508,
-    2592, 2666, 2720, 2760, 2899,
+    2592, 2666, 2720, 2760, 2903,
 ];
 
 /// The lowest `UCI_Elo` accepted; below level 0's rating the engine plays
