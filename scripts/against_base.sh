@@ -7,12 +7,14 @@
 #   STEPS=standard TABLES=tb8 scripts/against_base.sh BASE        # the SPRT, new engine with tables
 #   STEPS="presets selfplay" GAMES=200 scripts/against_base.sh BASE
 #
-# Steps (STEPS, default all three):
+# Steps (STEPS, default the first three):
 #   standard  SPRT elo0=100 elo1=150, standard rules, at most MAX_GAMES games
 #   presets   GAMES games in each other preset (PRESETS, default all six):
 #             no preset may lose strength
 #   selfplay  GAMES games of each engine against itself; prints how many
 #             reached the ply limit (the conversion figure)
+#   fixed     GAMES games in the standard rules, no SPRT (its interval does
+#             not depend on when a test stopped), other openings (seed 42)
 # TABLES (a directory of standard tables, `yote tb generate`) is given to the
 # new engine in the standard rules only, probing up to TB_PIECES pieces.
 # Records and summaries go to ${OUT:-against_base}/; a rerun resumes a
@@ -61,6 +63,9 @@ for step in $STEPS; do
         play standard 41 --games "$MAX_GAMES" --sprt elo0=100,elo1=150 \
             --engine "$new_standard" --engine "name=base,cmd=$base"
         ;;
+    fixed)
+        play fixed 42 --games "$GAMES" --engine "$new_standard" --engine "name=base,cmd=$base"
+        ;;
     presets)
         seed=70
         for v in hand-removal 6x6 classic 5x5 boxed all-options; do
@@ -82,7 +87,7 @@ for step in $STEPS; do
         done
         ;;
     *)
-        echo "unknown step '$step' (standard, presets, selfplay)" >&2
+        echo "unknown step '$step' (standard, presets, selfplay, fixed)" >&2
         exit 2
         ;;
     esac

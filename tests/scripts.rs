@@ -89,9 +89,9 @@ fn ladder_script_plays_rates_and_checks() {
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
-/// Issue 11's measurements in miniature: the SPRT step, one preset and both
-/// self-plays, two games each at a fast clock, this build as both engines;
-/// a rerun replays nothing.
+/// Issue 11's measurements in miniature: the SPRT step, one preset, both
+/// self-plays and the fixed-length run, two games each at a fast clock, this
+/// build as both engines; a rerun replays nothing.
 #[test]
 fn against_base_script_runs_every_step_and_resumes() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -106,6 +106,7 @@ fn against_base_script_runs_every_step_and_resumes() {
             .env("MAX_GAMES", "2")
             .env("TC", "0.05+0.005")
             .env("PRESETS", "5x5")
+            .env("STEPS", "standard presets selfplay fixed")
             .env("CONCURRENCY", "1")
             .env("OUT", &out_dir)
             .output()
@@ -119,6 +120,7 @@ fn against_base_script_runs_every_step_and_resumes() {
     for line in [
         "standard: new vs base: 2 games",
         "preset-5x5: new vs base: 2 games",
+        "fixed: new vs base: 2 games",
         "games at the ply limit",
     ] {
         assert!(first.contains(line), "{line}: {first}");
