@@ -314,7 +314,9 @@ pub fn report(names: &[String], tallies: &[PairTally], anchor: Option<&str>) -> 
             format!("Elo relative to {a} (0); each interval is of the difference to it\n")
         }
         (None, Some(a)) => {
-            format!("{a} has no finite rating (it won or lost every game): ratings average 0\n")
+            format!(
+                "{a} has no finite rating (no games yet, or it won or lost every game): ratings average 0\n"
+            )
         }
         (None, None) => String::new(),
     };
@@ -452,6 +454,12 @@ mod tests {
         // does not take the others' away.
         let mut names = names.clone();
         names.extend(["x".to_string(), "y".to_string()]);
+        // An anchor with no games yet is said to have no rating.
+        let text = report(&names, &tallies, Some("x"));
+        assert!(
+            text.starts_with("x has no finite rating (no games yet"),
+            "{text}"
+        );
         let mut apart = tallies.to_vec();
         apart.push(tally("x", "y", 5, 2, 3));
         let t = standings(&names, &apart, Some("low"));
