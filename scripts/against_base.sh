@@ -16,7 +16,8 @@
 #   fixed     GAMES games in the standard rules, no SPRT (its interval does
 #             not depend on when a test stopped), other openings (seed 42)
 # TABLES (a directory of standard tables, `yote tb generate`) is given to the
-# new engine in the standard rules only, probing up to TB_PIECES pieces.
+# new engine in the standard rules only, probing up to TB_PIECES pieces
+# (default 8).
 # Records and summaries go to ${OUT:-against_base}/; a rerun resumes a
 # half-played step and skips the finished ones. Leave the machine otherwise
 # idle: both engines play on the clock.
@@ -34,6 +35,7 @@ mkdir -p "$OUT"
 # The margin absorbs a loaded machine's scheduling delays; the engines still
 # budget their time by the clock (docs/search.md).
 FLAGS=(--tc "$TC" --timeout-margin 1000 --concurrency "${CONCURRENCY:-2}" --quiet)
+base_engine="name=base,cmd=$base"
 new_standard="name=new,cmd=$E"
 if [[ -n "${TABLES:-}" ]]; then
     # Pieces before the path: each setting reloads the tables.
@@ -61,10 +63,10 @@ for step in $STEPS; do
     case $step in
     standard)
         play standard 41 --games "$MAX_GAMES" --sprt elo0=100,elo1=150 \
-            --engine "$new_standard" --engine "name=base,cmd=$base"
+            --engine "$new_standard" --engine "$base_engine"
         ;;
     fixed)
-        play fixed 42 --games "$GAMES" --engine "$new_standard" --engine "name=base,cmd=$base"
+        play fixed 42 --games "$GAMES" --engine "$new_standard" --engine "$base_engine"
         ;;
     presets)
         seed=70
@@ -72,14 +74,14 @@ for step in $STEPS; do
             seed=$((seed + 1))
             [[ " ${PRESETS:-$v} " == *" $v "* ]] || continue
             play "preset-$v" "$seed" --variant "$v" --games "$GAMES" \
-                --engine "name=new,cmd=$E" --engine "name=base,cmd=$base"
+                --engine "name=new,cmd=$E" --engine "$base_engine"
         done
         ;;
     selfplay)
         for who in new base; do
             # Both copies alike: with the tables when the new engine has them.
             spec=$new_standard
-            [[ $who == base ]] && spec="name=base,cmd=$base"
+            [[ $who == base ]] && spec=$base_engine
             play "selfplay-$who" 61 --games "$GAMES" --engine "${spec/name=$who/name=a}" \
                 --engine "${spec/name=$who/name=b}" >/dev/null
             echo "selfplay-$who: $(grep -c 'Termination "max plies"' "$OUT/selfplay-$who.pgn" || true)" \
