@@ -14,18 +14,26 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from yote_client import Engine, EngineError, Limit  # noqa: E402
+from yote_client import Engine, EngineError, Limit, Position  # noqa: E402
+
+
+def score_text(score):
+    """Pieces from the side to move's view (``+1.50``), or ``mate +3``."""
+    if score.is_mate():
+        return "mate %+d" % score.mate()
+    return "%+.2f" % (score.score() / 100.0)
 
 
 def analyse(args):
+    position = Position(args.variant, args.fen, args.moves.split())
     with Engine(args.engine) as engine:
-        engine.set_variant(args.variant)
-        engine.set_position(args.fen, args.moves.split())
-        analysis = engine.analyse(Limit(movetime=int(args.seconds * 1000)), multipv=args.multipv)
+        with engine.analysis(position, Limit(time=args.seconds), multipv=args.multipv) as analysis:
+            best = analysis.wait()
     print("position: %s moves %s" % (args.fen or "startpos", args.moves))
-    for line in analysis.lines:
-        print("%d. depth %d  %s  %s" % (line.multipv, line.depth, line.score, " ".join(line.pv)))
-    print("best move: %s" % analysis.bestmove)
+    for info in analysis.multipv:
+        print("%d. depth %d  %s  %s" % (info["multipv"], info["depth"], score_text(info["score"].relative),
+                                        " ".join(info["pv"])))
+    print("best move: %s" % best.move)
 
 
 def main():

@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from yote_client import Engine, read_records  # noqa: E402
+from yote_client import Engine, Position, read_records  # noqa: E402
 
 
 def pieces(fen):
@@ -39,13 +39,13 @@ def main():
     found = set()
     with Engine(args.engine) as engine:
         for game in read_records(args.records):
-            engine.set_variant(game.tags.get("Variant", "standard"))
+            whole = Position.from_record(game)
             for ply in range(len(game.moves)):
-                engine.set_position(game.tags.get("FEN"), game.moves[:ply])
-                fen = engine.fen()
+                position = Position(whole.variant, whole.fen, whole.moves[:ply])
+                fen = engine.fen(position)
                 white, black = pieces(fen)
                 if args.min <= white + black <= args.max and min(white, black) >= 2:
-                    if not engine.game_over():
+                    if not engine.game_over(position):
                         found.add(" ".join(fen.split()[:4]))
     chosen = sorted(found)
     random.Random(args.seed).shuffle(chosen)

@@ -1,139 +1,413 @@
 """A client for the yote engine, for scripts: Python's standard library only.
 
-Import it from any script (``sys.path`` must reach ``scripts/``)::
+It is shaped after python-chess's ``chess.engine``: a position object goes
+with every call (the engine holds nothing between calls), a :class:`Limit`
+in seconds, ``analyse``/``analysis``/``play``/``configure``, info
+dictionaries and scores viewable from either side::
 
-    from yote_client import Engine, Limit
+    import sys; sys.path.insert(0, "scripts")
+    from yote_client import Engine, Limit, Position
 
     with Engine("target/release/yote") as engine:
-        engine.set_variant("hand-removal")          # a preset, or a spec
-        engine.set_position(moves=["@c3", "@d3"])
-        analysis = engine.analyse(Limit(nodes=100_000), multipv=3)
-        for line in analysis.lines:
-            print(line.multipv, line.depth, line.score, " ".join(line.pv))
+        position = Position("hand-removal", moves=["@c3", "@d3"])
+        for info in engine.analyse(position, Limit(nodes=100_000), multipv=3):
+            print(info["multipv"], info["depth"], info["score"].white(), " ".join(info["pv"]))
+        result = engine.play(position, Limit(time=0.5))
+        position.push(result.move)
 
-What it offers, each a typed value rather than protocol text:
+What it offers:
 
-- :class:`Engine` starts an engine process, performs the handshake, sets
-  options, rules and positions (raising :class:`EngineError` with the
-  engine's own message when it refuses one), analyses (:meth:`Engine.analyse`
-  returns an :class:`Analysis` of :class:`Line` values with a :class:`Score`
-  and the PV as move texts) and asks the referee questions (``query …``).
+- :class:`Position` — the rules (a preset name or a spec), a start position
+  (``None``: the variant's own) and the moves played. It is plain data: the
+  engine's rules library decides every question of legality and game end,
+  this module never re-implements the rules.
+- :class:`Engine` — an engine process. ``analyse`` returns the info of the
+  finished search, ``analysis`` streams it as it comes and can be stopped,
+  ``play`` returns the move with its score (:class:`PlayResult`),
+  ``configure`` sets options; ``legal_moves``, ``is_legal``, ``game_over``,
+  ``result``, ``turn``, ``fen`` and ``board_text`` ask the engine as
+  referee. Every refusal raises :class:`EngineError` with the engine's own
+  message.
+- :class:`PovScore` of :class:`Cp` / :class:`Mate` — a score seen from
+  either side.
 - :func:`play_game` plays a game between two engines, refereed by the rules
   engine behind the first one, and returns a :class:`Record`;
   :func:`play_against_person` lets a person play an engine on the terminal.
 - :func:`read_records` / :func:`write_records` read and write the match
   runner's records files (``yote match --pgn``), the format of docs/match.md.
 
-The engine's rules library decides every question of legality and game end:
-this module never re-implements the rules.
+Staying in step with the engine: every call reads exactly the answer to what
+it sent, no more and no less. Commands that answer nothing on success
+(``position``, ``setoption``, ``ucinewgame``) and the referee questions are
+followed by ``isready`` and read up to its ``readyok``, so an error line (or
+its absence) is certain to belong to the call; a ``go`` is fenced the same
+way (a refused ``go`` prints an error and no ``bestmove``, a rejected
+position an error and ``bestmove (none)``), and a search is read to its
+``bestmove``. A call interrupted half-way (an exception, Ctrl-C) leaves a
+debt the next call pays first: it stops the search and reads the owed lines.
+An engine that does not answer ``isready`` within ``timeout`` seconds is
+killed, never left half-read.
 """
 
+import collections
 import dataclasses
+import functools
+import logging
 import queue
 import re
 import subprocess
 import threading
 import time
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, TextIO, Union
+from typing import Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, TextIO, Union
 
 __all__ = [
-    "Analysis",
+    "AnalysisComplete",
+    "AnalysisResult",
+    "BLACK",
+    "BestMove",
+    "Cp",
     "Engine",
     "EngineError",
+    "EngineTerminatedError",
+    "Info",
     "Limit",
-    "Line",
+    "Mate",
+    "MateGiven",
     "OptionInfo",
+    "PlayResult",
+    "Position",
+    "PovScore",
     "Record",
     "Score",
+    "WHITE",
+    "parse_info",
+    "parse_option",
     "play_against_person",
     "play_game",
     "read_records",
     "write_records",
 ]
 
+LOG = logging.getLogger("yote_client")
+
+#: Player 1, who moves first (python-chess's ``chess.WHITE``).
+WHITE = True
+#: Player 2.
+BLACK = False
+
+#: One search report, as python-chess's ``InfoDict``: ``depth``,
+#: ``seldepth``, ``multipv``, ``score`` (a :class:`PovScore`), ``nodes``,
+#: ``nps``, ``time`` (seconds), ``hashfull``, ``tbhits``, ``pv`` (move
+#: texts), ``string``; only the keys the engine sent.
+Info = Dict[str, Any]
+
 
 class EngineError(RuntimeError):
-    """The engine refused a command, died, or stopped answering."""
+    """The engine refused a command or broke the protocol."""
+
+
+class EngineTerminatedError(EngineError):
+    """The engine process is gone (it exited, was closed or was killed)."""
+
+
+class AnalysisComplete(Exception):
+    """:meth:`AnalysisResult.get` was called after the search ended."""
+
+
+class _Timeout(Exception):
+    """Internal: no line came before the deadline."""
 
 
 # ---------------------------------------------------------------------------
-# Typed values
+# Scores
 
 
-@dataclasses.dataclass(frozen=True)
+@functools.total_ordering
 class Score:
-    """A search score from the side to move's point of view.
+    """A score from one side's point of view: :class:`Cp` or :class:`Mate`.
 
-    ``kind`` is ``"cp"`` (``value`` in hundredths of a piece) or ``"mate"``
-    (``value`` = the side to move's own moves to the end: positive wins,
-    negative loses).
+    Scores compare as that side would rank them: a faster win above a slower
+    one above any centipawn value above a slower loss above a faster loss.
     """
 
-    kind: str
-    value: int
+    __slots__ = ()
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        """Centipawns; a mate counts ``mate_score`` minus its moves (``None``
+        without ``mate_score``)."""
+        raise NotImplementedError
+
+    def mate(self) -> Optional[int]:
+        """Moves to a proved win (positive) or loss (negative), else ``None``."""
+        raise NotImplementedError
 
     def is_mate(self) -> bool:
-        return self.kind == "mate"
+        return self.mate() is not None
+
+    def _rank(self) -> tuple:
+        raise NotImplementedError
+
+    def __neg__(self) -> "Score":
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Score) and self._rank() == other._rank()
+
+    def __lt__(self, other: "Score") -> bool:
+        return self._rank() < other._rank()
+
+    def __hash__(self) -> int:
+        return hash(self._rank())
+
+
+class Cp(Score):
+    """A centipawn score: 100 is about one piece."""
+
+    __slots__ = ("cp",)
+
+    def __init__(self, cp: int):
+        self.cp = int(cp)
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        return self.cp
+
+    def mate(self) -> Optional[int]:
+        return None
+
+    def _rank(self) -> tuple:
+        return (1, self.cp)
+
+    def __neg__(self) -> "Score":
+        return Cp(-self.cp)
 
     def __str__(self) -> str:
-        if self.kind == "mate":
-            return "mate %+d" % self.value
-        return "%+.2f" % (self.value / 100.0)
+        return "%+d" % self.cp
+
+    def __repr__(self) -> str:
+        return "Cp(%s)" % self
 
 
-@dataclasses.dataclass
-class Line:
-    """One line of an analysis: what the engine reported last for one rank."""
+class Mate(Score):
+    """A proved result in ``moves`` of this side's own moves: positive wins,
+    negative (or ``Mate(0)``: already lost) loses. Endgame-table wins and
+    losses are reported this way too."""
 
-    multipv: int
-    depth: int
-    score: Score
-    pv: List[str]
-    seldepth: Optional[int] = None
-    nodes: Optional[int] = None
-    time_ms: Optional[int] = None
-    tbhits: Optional[int] = None
+    __slots__ = ("moves",)
+
+    def __init__(self, moves: int):
+        self.moves = int(moves)
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        if mate_score is None:
+            return None
+        return mate_score - self.moves if self.moves > 0 else -mate_score - self.moves
+
+    def mate(self) -> Optional[int]:
+        return self.moves
+
+    def _rank(self) -> tuple:
+        return (2, -self.moves) if self.moves > 0 else (0, -self.moves)
+
+    def __neg__(self) -> "Score":
+        return MateGiven if self.moves == 0 else Mate(-self.moves)
+
+    def __str__(self) -> str:
+        return "#%+d" % self.moves if self.moves else "#-0"
+
+    def __repr__(self) -> str:
+        return "Mate(%s)" % ("%+d" % self.moves if self.moves else "-0")
 
 
-@dataclasses.dataclass
-class Analysis:
-    """The result of one search: the move chosen and the best lines found."""
+class _MateGiven(Score):
+    """The other side of ``Mate(0)``: this side has already won."""
 
-    bestmove: Optional[str]
-    ponder: Optional[str]
-    lines: List[Line]
-    info_strings: List[str]
+    __slots__ = ()
 
-    @property
-    def score(self) -> Optional[Score]:
-        return self.lines[0].score if self.lines else None
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        return mate_score
+
+    def mate(self) -> Optional[int]:
+        return 0
+
+    def _rank(self) -> tuple:
+        return (3, 0)
+
+    def __neg__(self) -> "Score":
+        return Mate(0)
+
+    def __str__(self) -> str:
+        return "#+0"
+
+    def __repr__(self) -> str:
+        return "MateGiven"
+
+
+MateGiven = _MateGiven()
+
+
+class PovScore:
+    """A score as the engine reported it (``relative``, from the side to move
+    ``turn``'s point of view), viewable from either side."""
+
+    __slots__ = ("relative", "turn")
+
+    def __init__(self, relative: Score, turn: bool):
+        self.relative = relative
+        self.turn = turn
+
+    def pov(self, color: bool) -> Score:
+        """The score from ``color``'s point of view."""
+        return self.relative if self.turn == color else -self.relative
+
+    def white(self) -> Score:
+        return self.pov(WHITE)
+
+    def black(self) -> Score:
+        return self.pov(BLACK)
+
+    def is_mate(self) -> bool:
+        return self.relative.is_mate()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PovScore) and self.white() == other.white()
+
+    def __hash__(self) -> int:
+        return hash(self.white())
+
+    def __str__(self) -> str:
+        return str(self.relative)
+
+    def __repr__(self) -> str:
+        return "PovScore(%r, %s)" % (self.relative, "WHITE" if self.turn else "BLACK")
+
+
+# ---------------------------------------------------------------------------
+# Limits, positions, results
+
+
+def _check_text(text: str, what: str) -> str:
+    """Refuse what would split a protocol line or inject another."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ValueError("%s contains a control character: %r" % (what, text))
+    return text
+
+
+def _ms(seconds: float, what: str) -> int:
+    if seconds < 0:
+        raise ValueError("Limit.%s must not be negative: %r" % (what, seconds))
+    return int(round(seconds * 1000))
 
 
 @dataclasses.dataclass
 class Limit:
-    """How long a search may run. Unset fields are not sent; at least one
-    field must be set (an unlimited search would never return)."""
+    """How long a search may run, as python-chess's ``Limit``: times in
+    seconds. Every field set is sent; the search ends at the first reached."""
 
-    nodes: Optional[int] = None
+    time: Optional[float] = None
     depth: Optional[int] = None
-    movetime: Optional[int] = None
+    nodes: Optional[int] = None
     mate: Optional[int] = None
-    p1time: Optional[int] = None
-    p2time: Optional[int] = None
-    p1inc: Optional[int] = None
-    p2inc: Optional[int] = None
-    movestogo: Optional[int] = None
+    white_clock: Optional[float] = None
+    black_clock: Optional[float] = None
+    white_inc: Optional[float] = None
+    black_inc: Optional[float] = None
+    remaining_moves: Optional[int] = None
 
-    def go_arguments(self) -> str:
-        parts = []
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
+    def go_arguments(self) -> List[str]:
+        """The ``go`` parameters (UGI names), ``[]`` for an unlimited search."""
+        words: List[str] = []
+        for field, name in (("white_clock", "p1time"), ("black_clock", "p2time"),
+                            ("white_inc", "p1inc"), ("black_inc", "p2inc"), ("time", "movetime")):
+            value = getattr(self, field)
             if value is not None:
-                parts.append("%s %d" % (field.name, value))
-        if not parts:
-            raise ValueError("a Limit needs at least one of: %s" % ", ".join(
-                f.name for f in dataclasses.fields(self)))
-        return " ".join(parts)
+                words += [name, str(_ms(value, field))]
+        for field, name in (("depth", "depth"), ("nodes", "nodes"), ("mate", "mate"),
+                            ("remaining_moves", "movestogo")):
+            value = getattr(self, field)
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise ValueError("Limit.%s must be a whole number >= 0: %r" % (field, value))
+                words += [name, str(value)]
+        return words
+
+    def seconds(self, turn: bool) -> Optional[float]:
+        """The longest the search may think by its clock, or ``None`` when
+        only depth, nodes or mate bound it."""
+        bounds = [self.time] if self.time is not None else []
+        clock = self.white_clock if turn == WHITE else self.black_clock
+        other = self.black_clock if turn == WHITE else self.white_clock
+        inc = self.white_inc if turn == WHITE else self.black_inc
+        if clock is not None or other is not None:
+            bounds.append((clock if clock is not None else other) + (inc or 0))
+        return max(bounds) if bounds else None
+
+
+@dataclasses.dataclass
+class Position:
+    """A game to ask the engine about: rules, start and moves.
+
+    ``variant`` is a preset name (``standard``, ``5x5``, …) or a rule spec
+    as the engine prints it (``hand-removal,no_capture_draw=100``); ``fen``
+    is a position text (``None``: the variant's start position); ``moves``
+    are in the engine's notation. Nothing here knows the rules: the engine
+    checks the whole game on every call and raises :class:`EngineError`
+    naming the move it refuses.
+    """
+
+    variant: str = "standard"
+    fen: Optional[str] = None
+    moves: List[str] = dataclasses.field(default_factory=list)
+
+    def push(self, move: str) -> None:
+        self.moves.append(move)
+
+    def pop(self) -> str:
+        return self.moves.pop()
+
+    def copy(self) -> "Position":
+        return Position(self.variant, self.fen, list(self.moves))
+
+    def command(self) -> str:
+        """The ``position`` command that sets this game."""
+        words = ["position", "fen", _check_text(self.fen, "the position text")] if self.fen else ["position", "startpos"]
+        if self.moves:
+            words.append("moves")
+            for move in self.moves:
+                if not isinstance(move, str) or len(move.split()) != 1:
+                    raise ValueError("a move is one word: %r" % (move,))
+                words.append(_check_text(move, "a move"))
+        return " ".join(words)
+
+    @classmethod
+    def from_record(cls, record: "Record", variant: str = "standard") -> "Position":
+        """The game of a records file entry (its ``Variant`` and ``FEN``
+        tags, ``variant`` when it has none)."""
+        return cls(record.tags.get("Variant") or variant, record.tags.get("FEN") or None, list(record.moves))
+
+
+@dataclasses.dataclass(frozen=True)
+class BestMove:
+    """The end of a search: the move chosen (``None`` when the game is
+    over) and the reply expected (only with the ``Ponder`` option on)."""
+
+    move: Optional[str]
+    ponder: Optional[str] = None
+
+
+@dataclasses.dataclass
+class PlayResult:
+    """What :meth:`Engine.play` returns: the move, the ponder move, the info
+    of the best line (its last report) and the engine's ``info string``
+    texts (``game over: …`` when ``move`` is ``None``)."""
+
+    move: Optional[str]
+    ponder: Optional[str]
+    info: Info
+    strings: List[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def score(self) -> Optional[PovScore]:
+        return self.info.get("score")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,6 +420,25 @@ class OptionInfo:
     min: Optional[int] = None
     max: Optional[int] = None
     vars: tuple = ()
+
+
+def _option_key(name: str) -> str:
+    """Option names match as the engine matches them: case and whitespace
+    ignored."""
+    return "".join(name.split()).lower()
+
+
+class _Options(dict):
+    """The engine's options by name, looked up as the engine does."""
+
+    def __getitem__(self, name: str) -> OptionInfo:
+        return super().__getitem__(_option_key(name))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and super().__contains__(_option_key(name))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return super().get(_option_key(name), default)
 
 
 @dataclasses.dataclass
@@ -163,46 +456,60 @@ class Record:
 # ---------------------------------------------------------------------------
 # Parsing engine output
 
+_INT_FIELDS = {"depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits", "currmovenumber", "cpuload"}
+_SCORE_KINDS = {"cp": Cp, "mate": Mate}
 
-def parse_info(line: str) -> Optional[Line]:
-    """The ``Line`` an ``info … score … pv …`` line reports, else ``None``."""
+
+def parse_info(line: str, turn: bool = WHITE) -> Optional[Info]:
+    """The :data:`Info` of an ``info …`` line (scores seen from ``turn``,
+    the side to move of the searched position), else ``None``. A field with
+    a malformed value is left out rather than failing the whole line."""
     tokens = line.split()
-    if not tokens or tokens[0] != "info" or "string" in tokens[1:2]:
+    if not tokens or tokens[0] != "info":
         return None
-    fields: Dict[str, int] = {}
-    score = None
-    pv: List[str] = []
+    if tokens[1:2] == ["string"]:
+        return {"string": line.split("string", 1)[1].strip()}
+    info: Info = {}
     i = 1
     while i < len(tokens):
         key = tokens[i]
-        if key == "pv":
-            pv = tokens[i + 1:]
-            break
-        if key == "score" and i + 2 < len(tokens):
-            kind = tokens[i + 1]
-            # "lowerbound"/"upperbound" may follow the value; it is still a score.
-            score = Score(kind, int(tokens[i + 2]))
-            i += 3
-            continue
-        if key == "string":
-            return None
-        if i + 1 < len(tokens) and re.fullmatch(r"-?\d+", tokens[i + 1]):
-            fields[key] = int(tokens[i + 1])
-            i += 2
-        else:
-            i += 1
-    if score is None or "depth" not in fields:
-        return None
-    return Line(
-        multipv=fields.get("multipv", 1),
-        depth=fields["depth"],
-        score=score,
-        pv=pv,
-        seldepth=fields.get("seldepth"),
-        nodes=fields.get("nodes"),
-        time_ms=fields.get("time"),
-        tbhits=fields.get("tbhits"),
-    )
+        try:
+            if key == "pv":
+                info["pv"] = tokens[i + 1:]
+                break
+            if key == "string":
+                info["string"] = " ".join(tokens[i + 1:])
+                break
+            if key == "score":
+                info["score"] = PovScore(_SCORE_KINDS[tokens[i + 1]](int(tokens[i + 2])), turn)
+                i += 3
+                if i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
+                    info[tokens[i]] = True
+                    i += 1
+                continue
+            if key == "time":
+                info["time"] = int(tokens[i + 1]) / 1000.0
+                i += 2
+                continue
+            if key in _INT_FIELDS:
+                info[key] = int(tokens[i + 1])
+                i += 2
+                continue
+            if key == "currmove":
+                info["currmove"] = tokens[i + 1]
+                i += 2
+                continue
+        except (IndexError, KeyError, ValueError):
+            LOG.warning("malformed %s field in %r", key, line)
+        i += 1
+    return info
+
+
+def parse_bestmove(line: str) -> BestMove:
+    words = line.split()
+    move = words[1] if len(words) > 1 and words[1] != "(none)" else None
+    ponder = words[3] if len(words) > 3 and words[2] == "ponder" else None
+    return BestMove(move, ponder)
 
 
 def parse_option(line: str) -> Optional[OptionInfo]:
@@ -230,15 +537,52 @@ def parse_option(line: str) -> Optional[OptionInfo]:
     return OptionInfo(name, kind, default, low, high, tuple(choices))
 
 
+def _error_text(line: str) -> Optional[str]:
+    """The engine's reason if ``line`` reports a refusal: ``info string
+    error: …`` or a query's ``response error …``."""
+    if line.startswith("info string error"):
+        return line.split("error", 1)[1].lstrip(": ").strip()
+    if line == "response error" or line.startswith("response error "):
+        return line[len("response error"):].lstrip(": ").strip() or "the engine refused the query"
+    return None
+
+
+def _raise_refusals(lines: Iterable[str]) -> None:
+    errors = [text for text in map(_error_text, lines) if text is not None]
+    if errors:
+        raise EngineError(errors[0])
+
+
+def _the_response(lines: Sequence[str], question: str) -> str:
+    answers = [line for line in lines if line == "response" or line.startswith("response ")]
+    if len(answers) != 1:
+        raise EngineError("query %s: expected one response line, got %r" % (question, list(lines)))
+    return answers[0][len("response "):]
+
+
 # ---------------------------------------------------------------------------
 # The engine process
+
+# Set through Position.variant or a call's multipv, never through configure:
+# the client sends them itself and would undo a value set behind its back.
+_MANAGED_OPTIONS = {
+    _option_key(name)
+    for name in (
+        "Variant", "UCI_Variant", "MultiPV", "Rows", "Columns", "Pieces", "Removal", "WinCondition",
+        "NoMoves", "MandatoryCapture", "MultiJump", "BonusTurn", "JumpOwn", "ThreeDraw",
+        "NoCaptureDraw", "NoCaptureOutcome", "RepetitionDraw",
+    )
+}
+
+_RESULT_TOKEN = {"p1win": "1-0", "p2win": "0-1", "draw": "1/2-1/2", "none": "*"}
 
 
 class Engine:
     """An engine process behind pipes, speaking UGI (or UCI).
 
     Lines are read on a thread, so that an engine that stops answering is
-    reported after ``timeout`` seconds instead of hanging the script.
+    reported after ``timeout`` seconds instead of hanging the script. One
+    thread at a time may use an ``Engine``.
     """
 
     def __init__(
@@ -248,6 +592,8 @@ class Engine:
         timeout: float = 30.0,
         stderr: Optional[TextIO] = None,
     ):
+        if dialect not in ("ugi", "uci"):
+            raise ValueError("dialect must be 'ugi' or 'uci'")
         argv = [command] if isinstance(command, str) else list(command)
         self.timeout = timeout
         self.proc = subprocess.Popen(
@@ -260,231 +606,483 @@ class Engine:
         )
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
-        self.name = ""
-        self.options: Dict[str, OptionInfo] = {}
+        self.id: Dict[str, str] = {}
+        self.options = _Options()
+        #: The full rule spec and start position of the rules last loaded.
         self.variant_spec: Optional[str] = None
         self.start_fen: Optional[str] = None
+        self._variant: Optional[str] = None
+        self._multipv: Optional[int] = None
+        self._owed_readyok = 0
+        self._searching = False
+        self._go_unconfirmed = False
+        self._active: Optional["AnalysisResult"] = None
+        self._gone: Optional[str] = None
         self._handshake(dialect)
+        #: Whether the engine answers ``query moves`` with one response line.
+        self.answers_query_moves = self._probe_query_moves()
 
-    # -- plumbing ------------------------------------------------------------
+    @classmethod
+    def popen(cls, command: Union[str, Sequence[str]], **kwargs: Any) -> "Engine":
+        """python-chess's spelling of the constructor."""
+        return cls(command, **kwargs)
+
+    @property
+    def name(self) -> str:
+        return self.id.get("name", "")
+
+    # -- plumbing: every line in and out goes through here ----------------------
 
     def _read(self) -> None:
         for line in self.proc.stdout:
-            self._lines.put(line.rstrip("\n"))
+            self._lines.put(line.rstrip("\r\n"))
         self._lines.put(None)
 
-    def send(self, line: str) -> None:
-        """Send one raw protocol line."""
-        if "\n" in line:
-            raise ValueError("one protocol line at a time: %r" % line)
+    def _send(self, line: str) -> None:
+        if self._gone:
+            raise EngineTerminatedError(self._gone)
+        _check_text(line, "a protocol line")
+        LOG.debug("> %s", line)
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as error:
-            raise EngineError("engine is gone: %s" % error) from error
+            self._gone = "engine is gone: %s" % error
+            raise EngineTerminatedError(self._gone) from error
+        if line == "isready":
+            self._owed_readyok += 1
 
-    def read_until(self, done: Callable[[str], bool], timeout: Optional[float] = None) -> List[str]:
-        """Every line up to and including the first one ``done`` accepts."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        seen: List[str] = []
-        while True:
-            remaining = deadline - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(0.0, remaining))
-            except queue.Empty:
-                raise EngineError("engine did not answer in time; last lines: %r" % seen[-5:])
-            if line is None:
-                raise EngineError("engine exited; last lines: %r" % seen[-5:])
-            seen.append(line)
-            if done(line):
-                return seen
+    def _next_line(self, deadline: Optional[float]) -> str:
+        """The next line, accounted for; ``_Timeout`` after ``deadline``."""
+        if self._gone:
+            raise EngineTerminatedError(self._gone)
+        try:
+            line = self._lines.get(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise _Timeout() from None
+        if line is None:
+            self._gone = "engine exited (exit code %s)" % self.proc.poll()
+            raise EngineTerminatedError(self._gone)
+        LOG.debug("< %s", line)
+        self._account(line)
+        return line
 
-    def sync(self) -> List[str]:
-        """``isready``; the lines printed before ``readyok``."""
-        self.send("isready")
-        return self.read_until(lambda line: line == "readyok")[:-1]
+    def _account(self, line: str) -> None:
+        """Track what the engine still owes: ``readyok`` lines, and the
+        ``bestmove`` of a ``go`` (which a refused ``go`` never prints; its
+        error comes before the ``readyok`` that follows it)."""
+        if line == "readyok":
+            self._owed_readyok = max(0, self._owed_readyok - 1)
+            if self._owed_readyok == 0:
+                self._go_unconfirmed = False
+        elif line.startswith("bestmove"):
+            self._searching = False
+        elif self._go_unconfirmed and _error_text(line) is not None:
+            self._searching = False
 
-    def _checked(self, command: str) -> List[str]:
-        """Send ``command``, synchronise, and raise the engine's own error
-        text if it refused the command."""
-        self.send(command)
-        lines = self.sync()
-        for line in lines:
-            if line.startswith("info string error"):
-                raise EngineError(_error_text(line))
+    def _kill(self, reason: str) -> EngineError:
+        """Stop an engine that broke the protocol: better gone than out of step."""
+        self._gone = reason
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        return EngineTerminatedError(reason)
+
+    def _settle(self) -> None:
+        """Pay what an earlier call left owed: stop its search and read its
+        lines, so that what comes next answers the next command."""
+        if self._gone:
+            raise EngineTerminatedError(self._gone)
+        if self._active is not None:
+            self._active._finish()
+        if self._searching:
+            self._send("stop")
+        deadline = time.monotonic() + self.timeout
+        try:
+            while self._owed_readyok > 0 or self._searching:
+                self._next_line(deadline)
+        except _Timeout:
+            raise self._kill("engine did not finish its earlier answer in %s s; killed it" % self.timeout) from None
+
+    def _exchange(self, commands: Sequence[str]) -> List[str]:
+        """Send ``commands`` and ``isready``; every line up to ``readyok``."""
+        self._settle()
+        for command in commands:
+            self._send(command)
+        self._send("isready")
+        return self._read_to_readyok(commands)
+
+    def _read_to_readyok(self, commands: Sequence[str]) -> List[str]:
+        deadline = time.monotonic() + self.timeout
+        lines: List[str] = []
+        try:
+            while self._owed_readyok > 0:
+                line = self._next_line(deadline)
+                if line != "readyok":
+                    lines.append(line)
+        except _Timeout:
+            raise self._kill("no readyok within %s s after %r; killed the engine" % (self.timeout, list(commands))) from None
         return lines
 
     def _handshake(self, dialect: str) -> None:
-        if dialect not in ("ugi", "uci"):
-            raise ValueError("dialect must be 'ugi' or 'uci'")
-        self.send(dialect)
-        for line in self.read_until(lambda line: line == dialect + "ok"):
-            if line.startswith("id name "):
-                self.name = line[len("id name "):]
-            option = parse_option(line)
-            if option:
-                self.options[option.name.lower()] = option
+        self._send(dialect)
+        deadline = time.monotonic() + self.timeout
+        try:
+            while True:
+                line = self._next_line(deadline)
+                if line == dialect + "ok":
+                    return
+                if line.startswith("id "):
+                    words = line.split(None, 2)
+                    if len(words) == 3:
+                        self.id[words[1]] = words[2]
+                option = parse_option(line)
+                if option:
+                    self.options[_option_key(option.name)] = option
+        except _Timeout:
+            raise self._kill("no %sok within %s s" % (dialect, self.timeout)) from None
+
+    def _probe_query_moves(self) -> bool:
+        lines = self._exchange(["query moves"])
+        return any(line.startswith("response ") and _error_text(line) is None for line in lines)
 
     # -- options, rules, position ------------------------------------------------
 
-    def set_option(self, name: str, value: Union[str, int, bool, None] = None) -> None:
-        """``setoption``; raises ``EngineError`` if the engine refuses it."""
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """``setoption`` for each item; ``EngineError`` with the engine's
+        message for a value it refuses. The rules go with each
+        :class:`Position`, and MultiPV with each ``analyse`` call: setting
+        them here raises ``ValueError``."""
+        for name in options:
+            if _option_key(name) in _MANAGED_OPTIONS:
+                raise ValueError("%s is set by the client itself: give rules as Position(variant=…), "
+                                 "MultiPV as analyse(…, multipv=…)" % name)
+        for name, value in options.items():
+            self._set_option(name, value)
+
+    def _set_option(self, name: str, value: Any) -> List[str]:
         if isinstance(value, bool):
             value = "true" if value else "false"
         command = "setoption name %s" % name
         if value is not None:
             command += " value %s" % value
-        self._remember_variant(self._checked(command))
+        lines = self._exchange([command])
+        _raise_refusals(lines)
+        if any(line.startswith("info string variant ") for line in lines):
+            # A rule option got through: what the engine plays is no longer
+            # what the client loaded, so the next call loads its own again.
+            self._variant = None
+        return lines
 
-    def set_variant(self, variant: str) -> str:
-        """Set every rule at once from a preset name (``standard``) or a spec
-        as the engine prints it (``5x5,bonus_turn=true``). Returns the full
-        spec the engine now plays."""
-        self.set_option("Variant", variant)
-        return self.variant_spec or ""
-
-    def _remember_variant(self, lines: Iterable[str]) -> None:
-        for line in lines:
+    def _load_variant(self, variant: str) -> None:
+        if variant == self._variant:
+            return
+        self._variant = None
+        for line in self._set_option("Variant", variant):
             match = re.match(r"info string variant (\S+) startpos (.+)$", line)
             if match:
                 self.variant_spec, self.start_fen = match.group(1), match.group(2)
+        self._variant = variant
 
-    def new_game(self) -> None:
-        self._checked("ucinewgame")
-
-    def set_position(self, fen: Optional[str] = None, moves: Sequence[str] = ()) -> None:
-        """``position startpos|fen … moves …``; raises ``EngineError`` naming
-        the offending move or text if the engine refuses it."""
-        command = "position " + ("fen " + fen if fen else "startpos")
-        if moves:
-            command += " moves " + " ".join(moves)
-        self._checked(command)
-
-    # -- searching ---------------------------------------------------------------
-
-    def analyse(
-        self,
-        limit: Limit,
-        multipv: int = 1,
-        searchmoves: Sequence[str] = (),
-        timeout: Optional[float] = None,
-    ) -> Analysis:
-        """Search the current position within ``limit``; the deepest line
-        reported for each rank, best first."""
+    def _load_multipv(self, multipv: int) -> None:
         if multipv < 1:
             raise ValueError("multipv must be at least 1")
-        if self.options.get("multipv"):
-            self.set_option("MultiPV", multipv)
-        command = "go " + limit.go_arguments()
-        if searchmoves:
-            command += " searchmoves " + " ".join(searchmoves)
-        self.send(command)
-        budget = timeout if timeout is not None else self.timeout + (limit.movetime or 0) / 1000.0
-        lines = self.read_until(
-            lambda line: line.startswith("bestmove") or line.startswith("info string error"),
-            timeout=budget,
-        )
-        if lines[-1].startswith("info string error"):
-            raise EngineError(_error_text(lines[-1]))
-        return _analysis_from(lines)
+        if multipv != self._multipv:
+            self._set_option("MultiPV", multipv)
+            self._multipv = multipv
 
-    def best_move(self, limit: Limit) -> Optional[str]:
-        """The move the engine plays within ``limit`` (``None`` if the game
-        is over)."""
-        return self.analyse(limit).bestmove
+    def _ask_about(self, position: Position, commands: Sequence[str]) -> List[str]:
+        """Load ``position`` and send ``commands``; the lines they printed,
+        after raising any refusal (the position's comes first)."""
+        self._load_variant(position.variant)
+        lines = self._exchange([position.command()] + list(commands))
+        _raise_refusals(lines)
+        return lines
 
-    def stop(self) -> None:
-        self.send("stop")
+    def new_game(self) -> None:
+        """``ucinewgame``: forget what earlier searches learned."""
+        _raise_refusals(self._exchange(["ucinewgame"]))
+
+    def ping(self) -> None:
+        """``isready`` round trip."""
+        self._exchange([])
 
     # -- referee questions ----------------------------------------------------
 
-    def query(self, question: str) -> str:
-        """A ``query …`` question; the text after ``response``."""
-        self.send("query " + question)
-        line = self.read_until(lambda l: l.startswith("response ") or l.startswith("info string error"))[-1]
-        if line.startswith("info string error"):
-            raise EngineError(_error_text(line))
-        return line[len("response "):]
+    def query(self, position: Position, question: str) -> str:
+        """A ``query …`` about ``position``; the text after ``response``."""
+        _check_text(question, "a query")
+        return _the_response(self._ask_about(position, ["query " + question]), question)
 
-    def is_legal(self, move: str) -> bool:
-        return self.query("islegal " + move) == "true"
+    def is_legal(self, position: Position, move: str) -> bool:
+        if len(move.split()) != 1:
+            raise ValueError("a move is one word: %r" % move)
+        return self.query(position, "islegal " + move) == "true"
 
-    def game_over(self) -> bool:
-        return self.query("gameover") == "true"
+    def game_over(self, position: Position) -> bool:
+        return self.query(position, "gameover") == "true"
 
-    def result(self) -> str:
-        """``p1win``, ``p2win``, ``draw`` or ``none``."""
-        return self.query("result")
+    def result(self, position: Position) -> str:
+        """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while the game goes on."""
+        answer = self.query(position, "result")
+        if answer not in _RESULT_TOKEN:
+            raise EngineError("query result: unexpected answer %r" % answer)
+        return _RESULT_TOKEN[answer]
 
-    def p1_to_move(self) -> bool:
-        return self.query("p1turn") == "true"
+    def turn(self, position: Position) -> bool:
+        """:data:`WHITE` (player 1) or :data:`BLACK` to move."""
+        answer = self.query(position, "p1turn")
+        if answer not in ("true", "false"):
+            raise EngineError("query p1turn: unexpected answer %r" % answer)
+        return answer == "true"
 
-    def fen(self) -> str:
-        return self.query("fen")
+    def fen(self, position: Position) -> str:
+        return self.query(position, "fen")
 
-    def legal_moves(self) -> List[str]:
-        """The legal moves of the current position, in canonical text."""
-        self.send("moves")
-        line = self.read_until(lambda l: not l.startswith("info string variant"))[-1]
-        if line.startswith("info string"):
+    def legal_moves(self, position: Position) -> List[str]:
+        """The legal moves, in canonical text (the removal-only moves where
+        removals are owed); ``[]`` when there are none. Raises
+        ``EngineError`` when there are too many to list."""
+        if self.answers_query_moves:
+            words = self.query(position, "moves").split()
+            return [] if words in ([], ["none"], ["(none)"]) else words
+        lines = self._ask_about(position, ["moves"])
+        if any(line.startswith("info string no legal moves") for line in lines):
             return []
-        return line.split()
+        listed = [line for line in lines if not line.startswith("info ")]
+        if len(listed) != 1:
+            raise EngineError("moves: expected one line of moves, got %r" % lines)
+        return listed[0].split()
 
-    def board(self) -> str:
-        """The ``d`` picture of the current position."""
-        self.send("d")
-        self.send("isready")
-        return "\n".join(self.read_until(lambda l: l == "readyok")[:-1])
+    def board_text(self, position: Position) -> str:
+        """The ``d`` picture of ``position``."""
+        return "\n".join(self._ask_about(position, ["d"]))
+
+    # -- searching ---------------------------------------------------------------
+
+    def analysis(
+        self,
+        position: Position,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: Optional[int] = None,
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> "AnalysisResult":
+        """Start searching ``position`` (until ``stop`` when ``limit`` is
+        ``None``); the :class:`AnalysisResult` streams the info as it comes.
+        Use it as a context manager, or call ``stop()``/``wait()``: leaving
+        the ``with`` block stops the search."""
+        self._load_multipv(multipv or 1)
+        words = ["go"] + (limit.go_arguments() if limit else [])
+        if len(words) == 1:
+            words.append("infinite")
+        if root_moves:
+            words.append("searchmoves")
+            for move in root_moves:
+                if len(move.split()) != 1:
+                    raise ValueError("a move is one word: %r" % move)
+                words.append(move)
+        turn = self.turn(position)
+        seconds = limit.seconds(turn) if limit else None
+        return self._start(" ".join(words), turn, seconds)
+
+    def _start(self, go: str, turn: bool, seconds: Optional[float]) -> "AnalysisResult":
+        self._settle()
+        self._send(go)
+        self._searching = self._go_unconfirmed = True
+        self._send("isready")
+        lines = self._read_to_readyok([go])
+        if self._searching and any(_error_text(line) for line in lines):
+            self._settle()
+        _raise_refusals(lines)
+        deadline = None if seconds is None else time.monotonic() + seconds + self.timeout
+        analysis = AnalysisResult(self, turn, lines, deadline)
+        if self._searching:
+            self._active = analysis
+        return analysis
+
+    def analyse(
+        self,
+        position: Position,
+        limit: Limit,
+        *,
+        multipv: Optional[int] = None,
+        root_moves: Optional[Sequence[str]] = None,
+    ) -> Union[Info, List[Info]]:
+        """Search ``position`` within ``limit``: the info of the best line
+        (its reports merged, the last one winning), or with ``multipv`` the
+        list of the best lines' infos, best first. A finished game gives
+        ``{}`` (``[]``)."""
+        _require(limit)
+        with self.analysis(position, limit, multipv=multipv, root_moves=root_moves) as analysis:
+            analysis.wait()
+        return dict(analysis.info) if multipv is None else [dict(info) for info in analysis.multipv]
+
+    def play(self, position: Position, limit: Limit, *, root_moves: Optional[Sequence[str]] = None) -> PlayResult:
+        """The move the engine plays in ``position`` within ``limit``, with the
+        info (score, depth, PV) it reported for it; ``move`` is ``None`` when
+        the game is over."""
+        _require(limit)
+        with self.analysis(position, limit, root_moves=root_moves) as analysis:
+            best = analysis.wait()
+        return PlayResult(best.move, best.ponder, dict(analysis.info), list(analysis.strings))
 
     # -- lifetime ----------------------------------------------------------------
 
     def close(self) -> None:
+        """``quit`` (which also ends a running search); kill after 5 s."""
+        self._active = None
         if self.proc.poll() is None:
             try:
-                self.send("quit")
+                if not self._gone:
+                    self._send("quit")
                 self.proc.wait(timeout=5)
             except (EngineError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
+        self._gone = self._gone or "engine was closed"
         for pipe in (self.proc.stdin, self.proc.stdout):
             try:
                 pipe.close()
             except OSError:
                 pass
 
+    quit = close
+
     def __enter__(self) -> "Engine":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
 
-def _error_text(line: str) -> str:
-    """The engine's reason from an ``info string error: …`` line."""
-    return line.split("error:", 1)[-1].strip()
+def _require(limit: Optional[Limit]) -> None:
+    if limit is None or not limit.go_arguments():
+        raise ValueError("a Limit needs at least one of: %s (analysis() searches without one)"
+                         % ", ".join(f.name for f in dataclasses.fields(Limit)))
 
 
-def _analysis_from(lines: List[str]) -> Analysis:
-    best: Dict[int, Line] = {}
-    strings = []
-    for text in lines:
-        if text.startswith("info string "):
-            strings.append(text[len("info string "):])
-            continue
-        line = parse_info(text)
-        if line is not None:
-            # A later report for a rank comes from a deeper or equal iteration.
-            best[line.multipv] = line
-    words = lines[-1].split()
-    move = words[1] if len(words) > 1 and words[1] != "(none)" else None
-    ponder = words[3] if len(words) > 3 and words[2] == "ponder" else None
-    return Analysis(move, ponder, [best[k] for k in sorted(best)], strings)
+class AnalysisResult:
+    """A running search, as python-chess's ``AnalysisResult``.
+
+    Iterating yields each :data:`Info` as the engine prints it (``info
+    string`` texts as ``{"string": …}``) and ends at the ``bestmove``.
+    ``info`` is the best line's reports merged, ``multipv`` every line's;
+    ``stop()`` asks the engine to finish, ``wait()`` reads to the end and
+    returns the :class:`BestMove`.
+    """
+
+    def __init__(self, engine: Engine, turn: bool, lines: Sequence[str], deadline: Optional[float]):
+        self._engine = engine
+        self.turn = turn
+        self._pending: Deque[str] = collections.deque(lines)
+        self._deadline = deadline
+        self._best: Optional[BestMove] = None
+        self._stopped = False
+        self.multipv: List[Info] = []
+        self.strings: List[str] = []
+
+    @property
+    def info(self) -> Info:
+        return self.multipv[0] if self.multipv else {}
+
+    def _line(self) -> Optional[str]:
+        if self._pending:
+            return self._pending.popleft()
+        if self._best is not None or self._engine._active is not self:
+            return None
+        try:
+            return self._engine._next_line(self._deadline)
+        except _Timeout:
+            self._overran()
+            raise AssertionError("unreachable")  # _overran raises
+
+    def _overran(self) -> None:
+        """The search outlived its time and the timeout: stop it, read it to
+        its end, and say so."""
+        self._deadline = time.monotonic() + self._engine.timeout
+        self.stop()
+        while self._best is None:
+            try:
+                self._take(self._engine._next_line(self._deadline))
+            except _Timeout:
+                raise self._engine._kill("no bestmove even after stop; killed the engine") from None
+        raise EngineError("the search ran past its limit plus %s s; stopped it" % self._engine.timeout)
+
+    def _take(self, line: str) -> Optional[Info]:
+        if line.startswith("bestmove"):
+            self._best = parse_bestmove(line)
+            if self._engine._active is self:
+                self._engine._active = None
+            return None
+        info = parse_info(line, self.turn)
+        if info is None:
+            return None
+        if "string" in info:
+            self.strings.append(info["string"])
+            return info
+        rank = info.get("multipv", 1)
+        while len(self.multipv) < rank:
+            self.multipv.append({})
+        self.multipv[rank - 1].update(info)
+        return info
+
+    def next(self) -> Optional[Info]:
+        """The next report, or ``None`` once the search has ended."""
+        while True:
+            line = self._line()
+            if line is None:
+                return None
+            info = self._take(line)
+            if info is not None:
+                return info
+
+    def get(self) -> Info:
+        info = self.next()
+        if info is None:
+            raise AnalysisComplete()
+        return info
+
+    def __iter__(self) -> "AnalysisResult":
+        return self
+
+    def __next__(self) -> Info:
+        info = self.next()
+        if info is None:
+            raise StopIteration
+        return info
+
+    def stop(self) -> None:
+        """Ask the engine to end the search now (its ``bestmove`` follows)."""
+        if self._best is None and not self._stopped and self._engine._active is self:
+            self._engine._send("stop")
+            self._stopped = True
+            # After stop the bestmove is due at once, whatever the limit was.
+            due = time.monotonic() + self._engine.timeout
+            self._deadline = due if self._deadline is None else min(self._deadline, due)
+
+    def wait(self) -> BestMove:
+        """Read the search to its end (without stopping it)."""
+        while self.next() is not None:
+            pass
+        if self._best is None:
+            raise EngineError("the search ended without a bestmove")
+        return self._best
+
+    def _finish(self) -> None:
+        self.stop()
+        self.wait()
+
+    def __enter__(self) -> "AnalysisResult":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._engine._active is self and not self._engine._gone:
+            self._finish()
 
 
 # ---------------------------------------------------------------------------
 # Playing games
-
-_RESULT_TOKEN = {"p1win": "1-0", "p2win": "0-1", "draw": "1/2-1/2"}
 
 
 def play_game(
@@ -495,60 +1093,52 @@ def play_game(
     opening: Sequence[str] = (),
     fen: Optional[str] = None,
     max_plies: int = 500,
-    on_move: Optional[Callable[[int, str, Analysis], None]] = None,
+    on_move: Optional[Callable[[int, str, PlayResult], None]] = None,
 ) -> Record:
     """Play one game; ``white`` (player 1) also referees it.
 
-    Both engines get the same rules and the whole game before every move (as
-    tournament managers do). The game ends by the rules, as the referee
+    Both engines start a new game and get the whole game before every move
+    (as tournament managers do). The game ends by the rules, as the referee
     engine reports it, or after ``max_plies`` plies (then a draw, tagged
     ``max plies``); a move the referee finds illegal loses the game.
     """
     for engine in (white, black) if white is not black else (white,):
-        engine.set_variant(variant)
         engine.new_game()
     referee = white
-    start = fen or referee.start_fen or ""
-    moves: List[str] = list(opening)
-    referee.set_position(fen, moves)
-    termination = ""
+    position = Position(variant, fen, list(opening))
     while True:
-        if referee.game_over():
-            result = _RESULT_TOKEN.get(referee.result(), "*")
-            termination = "rules"
+        if referee.game_over(position):
+            result, termination = referee.result(position), "rules"
             break
-        if len(moves) >= max_plies:
+        if len(position.moves) >= max_plies:
             result, termination = "1/2-1/2", "max plies"
             break
-        mover = white if referee.p1_to_move() else black
-        mover.set_position(fen, moves)
-        analysis = mover.analyse(limit)
-        move = analysis.bestmove
-        if move is None or not referee.is_legal(move):
+        mover = white if referee.turn(position) == WHITE else black
+        played = mover.play(position, limit)
+        if played.move is None or not referee.is_legal(position, played.move):
             result = "0-1" if mover is white else "1-0"
-            termination = "illegal move %s" % move
+            termination = "illegal move %s" % played.move
             break
-        moves.append(move)
-        referee.set_position(fen, moves)
+        position.push(played.move)
         if on_move:
-            on_move(len(moves), move, analysis)
+            on_move(len(position.moves), played.move, played)
     tags = {
         "Event": "yote_client game",
         "White": white.name,
         "Black": black.name,
         "Variant": referee.variant_spec or variant,
-        "FEN": start,
-        "Plies": str(len(moves)),
+        "FEN": fen or referee.start_fen or "",
+        "Plies": str(len(position.moves)),
         "Termination": termination,
         "Result": result,
     }
-    return Record(tags, moves, result, [None] * len(moves))
+    return Record(tags, position.moves, result, [None] * len(position.moves))
 
 
 def play_against_person(
     engine: Engine,
     person_plays_white: bool = True,
-    limit: Limit = Limit(movetime=1000),
+    limit: Limit = Limit(time=1.0),
     variant: str = "standard",
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
@@ -559,33 +1149,30 @@ def play_against_person(
     ``c3c5xd4``); ``moves`` lists the legal ones, ``quit`` resigns. Every
     move is checked by the engine's rules before it is played.
     """
-    engine.set_variant(variant)
     engine.new_game()
-    moves: List[str] = []
-    engine.set_position(moves=moves)
+    position = Position(variant)
     result = "*"
-    while not engine.game_over():
-        write(engine.board())
-        if engine.p1_to_move() == person_plays_white:
+    while not engine.game_over(position):
+        write(engine.board_text(position))
+        if engine.turn(position) == person_plays_white:
             text = read("your move> ").strip()
             if text == "quit":
                 result = "0-1" if person_plays_white else "1-0"
                 break
             if text == "moves":
-                write(" ".join(engine.legal_moves()))
+                write(" ".join(engine.legal_moves(position)))
                 continue
-            if not engine.is_legal(text):
+            if len(text.split()) != 1 or not engine.is_legal(position, text):
                 write("not a legal move here: %r (type 'moves' to list them)" % text)
                 continue
             move = text
         else:
-            move = engine.best_move(limit)
+            move = engine.play(position, limit).move
             write("engine plays %s" % move)
-        moves.append(move)
-        engine.set_position(moves=moves)
+        position.push(move)
     else:
-        result = _RESULT_TOKEN.get(engine.result(), "*")
-        write(engine.board())
+        result = engine.result(position)
+        write(engine.board_text(position))
     write("result: %s" % result)
     tags = {
         "Event": "yote_client game",
@@ -595,7 +1182,7 @@ def play_against_person(
         "FEN": engine.start_fen or "",
         "Result": result,
     }
-    return Record(tags, moves, result, [None] * len(moves))
+    return Record(tags, position.moves, result, [None] * len(position.moves))
 
 
 # ---------------------------------------------------------------------------
