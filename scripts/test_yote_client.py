@@ -221,6 +221,8 @@ class EngineTest(unittest.TestCase):
         # The spec the engine printed sets the same rules back.
         self.assertEqual(self.engine.fen(Position(five_spec)).split()[0], "5/5/5/5/5")
         self.assertEqual(self.engine.variant_spec, five_spec)
+        with self.assertRaises(ValueError):
+            self.engine.fen(Position(None))
         with self.assertRaises(EngineError) as refused:
             self.engine.fen(Position("no-such-variant"))
         self.assertIn("no-such-variant", str(refused.exception))
@@ -288,6 +290,10 @@ class EngineTest(unittest.TestCase):
             self.assertEqual(info["score"].black().score(mate_score=1000), -999)
             drawn = self.engine.analyse(Position(fen="6/6/B5/W4B/W5 b 0 0 0 1"), Limit(nodes=1))
             self.assertEqual(drawn["score"].white(), Cp(0))
+            # An empty string switches the tables off again.
+            self.engine.configure({"TablebasePath": ""})
+            searched = self.engine.analyse(Position(fen="6/6/B5/W4B/W5 b 0 0 0 1"), Limit(nodes=1))
+            self.assertNotIn("tbhits", searched)
 
     def test_analysis_streams_and_stops(self):
         position = Position(moves=["@c3", "@d3"])

@@ -763,11 +763,16 @@ class Engine:
     def _set_option(self, name: str, value: Any) -> List[str]:
         if isinstance(value, bool):
             value = "true" if value else "false"
+        elif value == "":
+            value = "<empty>"  # how UCI spells an empty string value
         command = "setoption name %s" % name
         if value is not None:
             command += " value %s" % value
         lines = self._exchange([command])
         _raise_refusals(lines)
+        for line in lines:
+            if line.startswith("info string warning"):
+                LOG.warning("%s: %s", command, line[len("info string "):])
         if any(line.startswith("info string variant ") for line in lines):
             # A rule option got through: what the engine plays is no longer
             # what the client loaded, so the next call loads its own again.
@@ -775,6 +780,8 @@ class Engine:
         return lines
 
     def _load_variant(self, variant: str) -> None:
+        if not isinstance(variant, str) or not variant.strip():
+            raise ValueError("Position.variant must be a preset name or a rule spec: %r" % (variant,))
         if variant == self._variant:
             return
         self._variant = None
@@ -892,7 +899,7 @@ class Engine:
         self._searching = self._go_unconfirmed = True
         self._send("isready")
         lines = self._read_to_readyok([go])
-        if self._searching and any(_error_text(line) for line in lines):
+        if self._searching and any(_error_text(line) is not None for line in lines):
             self._settle()
         _raise_refusals(lines)
         deadline = None if seconds is None else time.monotonic() + seconds + self.timeout
