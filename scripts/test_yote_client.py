@@ -7,6 +7,7 @@ step with the engine.
 
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,6 +179,16 @@ class RecordsTest(unittest.TestCase):
                     self.assertTrue(engine.fen(position))
                     if game.tags.get("Termination") not in ("max plies",):
                         self.assertTrue(engine.game_over(position), game.tags)
+            # The scripts built on this module read the same file.
+            script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "endgame_openings.py")
+            openings = subprocess.run([sys.executable, script, path, "--engine", ENGINE, "--min", "2",
+                                       "--max", "24", "--count", "5"],
+                                      capture_output=True, text=True, timeout=120, check=True)
+            lines = openings.stdout.splitlines()
+            self.assertEqual(len(lines), 5, openings.stderr)
+            with Engine(ENGINE) as engine:
+                for fen in lines:
+                    self.assertFalse(engine.game_over(Position(games[0].tags["Variant"], fen)), fen)
             # And what this module writes, the runner reads back.
             copy = os.path.join(tmp, "copy.pgn")
             write_records(games, copy)
@@ -263,6 +274,13 @@ class EngineTest(unittest.TestCase):
         self.assertEqual(played.score.black(), played.score.relative)
         timed = self.engine.play(position, Limit(time=0.1))
         self.assertTrue(self.engine.is_legal(position, timed.move))
+        self.assertIsNone(timed.ponder)
+        self.engine.configure({"Ponder": True})
+        pondering = self.engine.play(position, Limit(depth=4))
+        after = position.copy()
+        after.push(pondering.move)
+        self.assertTrue(self.engine.is_legal(after, pondering.ponder))
+        self.assertEqual(position.moves, ["@c3"])
         # A finished game: no move, the engine's reason.
         over = self.engine.play(Position(fen="W5/6/6/6/B5 w 0 0 0 1"), Limit(depth=3))
         self.assertIsNone(over.move)
@@ -499,6 +517,15 @@ class OutOfStepTest(unittest.TestCase):
         self.engine.proc.wait()
         with self.assertRaises(EngineTerminatedError):
             self.engine.legal_moves(Position())
+
+
+class ScriptsTest(unittest.TestCase):
+    def test_bench_client_reports_every_figure(self):
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_client.py")
+        out = subprocess.run([sys.executable, script, "--engine", ENGINE, "--calls", "8"],
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+        for figure in ("turn():", "legal_moves():", "play(depth 1):", "plies:"):
+            self.assertRegex(out, r"%s +\d+\.\d{3} ms" % re.escape(figure))
 
 
 class PlayTest(unittest.TestCase):
