@@ -602,6 +602,7 @@ class Engine:
             stdout=subprocess.PIPE,
             stderr=stderr if stderr is not None else subprocess.DEVNULL,
             text=True,
+            errors="replace",  # a stray byte must not kill the reader thread
             bufsize=1,
         )
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
