@@ -164,9 +164,9 @@ impl Position {
 
     /// Plays a move produced by move generation for this position (or parsed
     /// against it). `bonus_turn` is the variant's rule: a capture then keeps
-    /// the same side on move. A removal-only move (the only kind legal while
-    /// removals are owed) ends the capture as the jump's removals would have:
-    /// the turn passes, or stays with BonusTurn.
+    /// the same side on move. A part of a capture (a jump given without its
+    /// removals, or a removal-only move, the only kind legal while removals
+    /// are owed) is played by `after_capture_part`.
     #[inline(always)]
     pub fn apply(&mut self, mv: &Move, bonus_turn: bool) {
         *self = self.after(mv, bonus_turn);
@@ -175,6 +175,9 @@ impl Position {
     /// `apply` to a copy: the position after `mv`.
     #[inline(always)]
     pub fn after(&self, mv: &Move, bonus_turn: bool) -> Position {
+        if self.owed_removals() | mv.owed_after() != 0 {
+            return self.after_capture_part(mv, bonus_turn);
+        }
         // Built as a new value from the old fields, the two sides taken out
         // as mover and other and put back by selects: updating a copy in
         // place, indexed by the side, kept it in memory and updated each
@@ -185,15 +188,10 @@ impl Position {
         let [a, b] = self.pieces;
         let (mut own, mut other) = if white { (a, b) } else { (b, a) };
         let mut state = self.state;
-        let capture = if self.owed_removals() != 0 {
-            state &= !(0xff << OWED_SHIFT);
-            true
-        } else {
-            // A placement has no start cell: nothing leaves, a hand piece arrives.
-            own ^= mv.start_bit() | Bitboard::from_cell(mv.to());
-            state -= u32::from(mv.starts_off_board()) << (8 * us);
-            mv.jumped_enemy()
-        };
+        // A placement has no start cell: nothing leaves, a hand piece arrives.
+        own ^= mv.start_bit() | Bitboard::from_cell(mv.to());
+        state -= u32::from(mv.starts_off_board()) << (8 * us);
+        let capture = mv.jumped_enemy();
         other = other.without(mv.captured() | mv.removed());
         // Legal moves never take more hand pieces than there are: no borrow.
         state -= mv.hand_removed() << (8 * (1 - us));
@@ -211,6 +209,44 @@ impl Position {
             state,
         }
     }
+
+    /// `after` for the parts of a capture played as turns of their own
+    /// (never met by the search or perft below their root): the jump
+    /// without its removals, removals made while some stay owed, and the
+    /// removals that end the capture. The jump takes its pieces and resets
+    /// the no-capture counter at once; the turn and the move number change
+    /// only when nothing is owed any more, exactly as after the one-turn
+    /// move.
+    #[cold]
+    #[inline(never)]
+    fn after_capture_part(&self, mv: &Move, bonus_turn: bool) -> Position {
+        let us = self.side_to_move();
+        let mut next = *self;
+        if !mv.is_removal_only() {
+            next.pieces[us.index()] ^= mv.start_bit() | Bitboard::from_cell(mv.to());
+        }
+        next.pieces[(!us).index()] = self.pieces(!us).without(mv.captured() | mv.removed());
+        next.state -= mv.hand_removed() << (8 * (!us).index());
+        next.plies_since_capture = 0;
+        match mv.owed_after() {
+            0 => next.capture_finished(bonus_turn),
+            owed => next.with_owed_removals(owed as u8),
+        }
+    }
+
+    /// The capture under way is over, with whatever removals it owed
+    /// forfeited: nothing is owed, the turn passes (with BonusTurn the
+    /// capturer moves again) and the move number goes up after Black.
+    pub(crate) fn capture_finished(self, bonus_turn: bool) -> Position {
+        let mut next = self.with_owed_removals(0);
+        if !bonus_turn {
+            next.state ^= 1 << SIDE_SHIFT;
+        }
+        if self.side_to_move() == Player::Black {
+            next.move_number = next.move_number.saturating_add(1);
+        }
+        next
+    }
 }
 
 impl fmt::Debug for Position {
@@ -226,20 +262,6 @@ impl fmt::Debug for Position {
             .field("move_number", &self.move_number)
             .field("owed", &self.owed_removals())
             .finish()
-    }
-}
-
-impl Position {
-    /// Plays only the jump of a capture (`mv`, legal here), leaving the same
-    /// side on move owing `owed` removals: the first of a capture's two
-    /// turns. The jumped pieces leave and the no-capture counter resets now;
-    /// the move number and the turn change with the removals.
-    pub(crate) fn apply_jump_owing(&mut self, mv: &Move, owed: u8) {
-        let us = self.side_to_move().index();
-        self.pieces[us] ^= Bitboard::from_cell(mv.from()) | Bitboard::from_cell(mv.to());
-        self.pieces[1 - us] = self.pieces[1 - us].without(mv.captured());
-        self.plies_since_capture = 0;
-        *self = self.with_owed_removals(owed);
     }
 }
 
