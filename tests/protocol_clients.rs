@@ -7,6 +7,7 @@
 mod support;
 
 use support::Engine;
+use yote::rules::Variant;
 
 fn started() -> Engine {
     let mut e = Engine::start();
@@ -203,16 +204,7 @@ fn a_client_without_rules_code_plays_two_turn_captures_in_every_preset() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    let presets = [
-        "standard",
-        "hand-removal",
-        "6x6",
-        "classic",
-        "5x5",
-        "boxed",
-        "all-options",
-    ];
-    for preset in presets {
+    for preset in Variant::PRESETS.iter().map(|p| p.name) {
         let line = stdout
             .lines()
             .find(|l| l.starts_with(&format!("{preset}: ")))
