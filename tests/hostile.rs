@@ -647,7 +647,15 @@ impl Fuzzer {
                 format!("{word} {}", args.join(" ")).into_bytes()
             }
             _ => {
-                let q = self.pick(&["gameover", "p1turn", "result", "fen", "islegal @c3", "x"]);
+                let q = self.pick(&[
+                    "gameover",
+                    "p1turn",
+                    "result",
+                    "fen",
+                    "moves",
+                    "islegal @c3",
+                    "x",
+                ]);
                 format!("query {q}").into_bytes()
             }
         };
