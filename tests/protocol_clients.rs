@@ -213,3 +213,19 @@ fn a_client_without_rules_code_plays_two_turn_captures_in_every_preset() {
         assert!(owed > 0, "no capture played in parts: {line}");
     }
 }
+
+/// The parts of a capture are for playing it in turns: `searchmoves`, the
+/// referee and game records take whole moves.
+#[test]
+fn searchmoves_take_whole_moves_only() {
+    let mut e = started();
+    e.ask("position fen 6/6/6/2B2B/B1W3 w 11 9 4 3");
+    let out = e.ask("go depth 2 searchmoves c1c3");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("without its 1 removal(s)"), "{out:?}");
+    let rules = yote::rules::Rules::standard();
+    let start = rules.parse_position("6/6/6/2B2B/B1W3 w 11 9 4 3").unwrap();
+    let mut game = yote::rules::Game::from_position(rules, start);
+    assert!(game.play_text("c1c3").is_err());
+    assert!(game.play_text("c1c3xa1").is_ok());
+}

@@ -150,7 +150,7 @@ fn a_jump_without_its_forced_removal_owes_it() {
     let jump = r.parse_move(&p, "c3e3").unwrap();
     assert_eq!(jump.owed_after(), 1);
     assert_eq!(
-        r.position_text(&r.after(&p, &jump)),
+        r.position_text(&r.played(&p, &jump)),
         "6/6/4W1/6/6 w 1 2 0 1 x1"
     );
     let err = r.parse_move(&p, "c3e3xc3").unwrap_err().to_string();

@@ -380,6 +380,12 @@ impl Session {
                 .rules
                 .parse_move(self.game.position(), text)
                 .map_err(|e| format!("go searchmoves: {e}"))?;
+            if mv.owed_after() > 0 {
+                return Err(format!(
+                    "go searchmoves: {text} is a capture without its {} removal(s); list whole moves",
+                    mv.owed_after()
+                ));
+            }
             if !moves.contains(&mv) {
                 moves.push(mv);
             }
