@@ -144,12 +144,18 @@ fn removal_choices_for_each_removal_rule() {
 }
 
 #[test]
-fn a_forced_removal_must_be_written() {
+fn a_jump_without_its_forced_removal_owes_it() {
     let r = rules("removal=board-or-hand");
     let p = pos(&r, "6/6/2WB2/6/6 w 1 2");
-    let err = r.parse_move(&p, "c3e3").unwrap_err().to_string();
+    let jump = r.parse_move(&p, "c3e3").unwrap();
+    assert_eq!(jump.owed_after(), 1);
+    assert_eq!(
+        r.position_text(&r.played(&p, &jump)),
+        "6/6/4W1/6/6 w 1 2 0 1 x1"
+    );
+    let err = r.parse_move(&p, "c3e3xc3").unwrap_err().to_string();
     assert!(err.contains("c3e3x@"), "{err}");
-    assert!(r.parse_move(&p, "c3e3x@").is_ok());
+    assert_eq!(r.parse_move(&p, "c3e3x@").unwrap().owed_after(), 0);
 }
 
 #[test]
@@ -417,12 +423,6 @@ fn position_text_rejects_bad_input_with_a_reason() {
             PositionError::OwedOutOfRange { owed: 2, max: 1 },
         ),
         (
-            "6/6/6/6/6 w 12 12 x1",
-            PositionError::NothingToRemove {
-                player: Player::Black,
-            },
-        ),
-        (
             "6/6/6/6/W5 b 11 12 5 x1",
             PositionError::OwedWithoutCapture { plies: 5 },
         ),
@@ -538,12 +538,8 @@ fn position_text_rejects_bad_input_with_a_reason() {
         assert_eq!(r.parse_position(text).as_ref(), Err(expected), "{text:?}");
         assert!(!expected.to_string().is_empty());
     }
-    // The owed removals in other variants: none under `Removal none`, up to
-    // a chain's worth with MultiJump, hand pieces where the hand may be hit.
-    assert_eq!(
-        rules("removal=none").parse_position("6/6/6/6/B5 w 11 11 x1"),
-        Err(PositionError::OwedWithoutRemoval)
-    );
+    // The owed removals in other variants: up to a chain's worth with
+    // MultiJump, hand pieces where the hand may be hit.
     assert_eq!(
         rules("multi_jump=true").parse_position("6/6/6/6/B5 w 11 11 x16"),
         Err(PositionError::OwedOutOfRange { owed: 16, max: 15 })
@@ -559,7 +555,12 @@ fn position_text_rejects_bad_input_with_a_reason() {
             .is_ok()
     );
     assert!(rules("boxed").parse_position("6/6/6/6/6 w 12 5 x1").is_ok());
-    assert!(r.parse_position("6/6/6/6/6 w 12 5 x1").is_err());
+    // Where the hand may not be hit, nothing can be removed: the removal
+    // is forfeited and the text is the position after the capture.
+    assert_eq!(
+        r.parse_position("6/6/6/6/6 w 12 5 x1"),
+        r.parse_position("6/6/6/6/6 b 12 5 0 1")
+    );
     // The trailing counters are each optional, and print in full.
     for (text, full) in [
         ("6/6/6/6/6 w 12 12", "6/6/6/6/6 w 12 12 0 1"),
@@ -597,7 +598,6 @@ fn move_text_rejects_bad_input_with_a_reason() {
         ("d3d4", "no white piece on d3"),
         ("c3c5", "no such step or jump"),
         ("c3e3e5", "multiple jumps are off"),
-        ("c3e3", "wrong removals"),
         ("c3e3xa1xa1", "malformed"),
         ("c3e3xb1", "wrong removals"),
         ("c3d3", "no such step or jump"),
@@ -825,7 +825,9 @@ fn owed_removals_finish_a_capture_played_as_two_turns() {
 /// variants: the jump alone owes the removals, its removal-only moves are
 /// exactly the one-turn move's removal choices, and finishing gives the
 /// same position. The text of the owing position round-trips, and perft
-/// there agrees with counting the one-turn moves' children.
+/// there agrees with counting the one-turn moves' children. Issue 17: the
+/// capture played one part per turn (the jump as its text, then each
+/// removal) reaches the same position.
 #[test]
 fn two_turn_captures_match_one_turn_captures() {
     let specs = [
@@ -833,6 +835,9 @@ fn two_turn_captures_match_one_turn_captures() {
         "hand-removal",
         "boxed",
         "classic",
+        "6x6",
+        "5x5",
+        "multi_jump=true,removal=none",
         "bonus_turn=true",
         "mandatory_capture=true,jump_own=true",
         "all-options",
@@ -842,7 +847,7 @@ fn two_turn_captures_match_one_turn_captures() {
     ];
     let mut rng = StdRng::seed_from_u64(23);
     let mut list = MoveList::new();
-    let mut checked = 0;
+    let (mut checked, mut parts) = (0, 0);
     for spec in specs {
         let r = rules(spec);
         for _game in 0..15 {
@@ -858,6 +863,7 @@ fn two_turn_captures_match_one_turn_captures() {
                         continue;
                     };
                     checked += 1;
+                    parts += play_in_parts(&r, &p, m);
                     let text = r.position_text(&mid);
                     assert_eq!(r.parse_position(&text), Ok(mid), "{spec}: {text}");
                     assert_eq!(mid.side_to_move(), p.side_to_move());
@@ -912,6 +918,7 @@ fn two_turn_captures_match_one_turn_captures() {
         }
     }
     assert!(checked > 1000, "only {checked} captures checked");
+    assert!(parts > 2 * checked, "{parts} parts for {checked} captures");
 }
 
 /// NoCaptureOutcome more-pieces: the limit gives the game to the side with
@@ -971,4 +978,110 @@ fn a_capture_that_opens_with_an_own_jump_is_a_capture() {
     let mandatory = rules("standard,multi_jump=true,jump_own=true,mandatory_capture=true");
     let only = legal(&mandatory, &pos(&mandatory, "6/6/6/6/WW1B2 w 10 11"));
     assert!(only.iter().all(|m| m.starts_with("a1c1e1")), "{only:?}");
+}
+
+/// Issue 17: a front end may give a capture in parts, the jump without its
+/// removals and then the removals one at a time; every part is a legal
+/// move, the position between them owes the rest, and the last part ends
+/// the capture exactly as the one-turn move does.
+#[test]
+fn a_capture_may_be_given_in_parts() {
+    let r = Rules::standard();
+    let p = pos(&r, "6/6/2WB2/6/B5 w 3 3");
+    let jumped = after(&r, &p, "c3e3");
+    assert_eq!(r.position_text(&jumped), "6/6/4W1/6/B5 w 3 3 0 1 x1");
+    assert_eq!(legal(&r, &jumped), set(&["xa1"]));
+    assert_eq!(after(&r, &jumped, "xa1"), after(&r, &p, "c3e3xa1"));
+    // The jump is a capture for the rules that look at captures.
+    let forced = rules("mandatory_capture=true");
+    assert!(forced.parse_move(&p, "c3e3").is_ok());
+    assert!(forced.parse_move(&p, "@f5").is_err());
+    // A chain's two removals, one per turn, and both orders of them.
+    let chain = rules("multi_jump=true");
+    let p = pos(&chain, "6/5B/1B4/B5/W3BB w 1 0");
+    let whole = after(&chain, &p, "a1a3c3xe1xf4");
+    let jumped = after(&chain, &p, "a1a3c3");
+    assert_eq!(r_text(&chain, &jumped), "6/5B/2W3/6/4BB w 1 0 0 1 x2");
+    assert_eq!(legal(&chain, &jumped), set(&["xe1xf1", "xe1xf4", "xf1xf4"]));
+    for first in ["xe1", "xf4"] {
+        let one = after(&chain, &jumped, first);
+        assert_eq!(one.owed_removals(), 1, "{first}");
+        assert_eq!(one.side_to_move(), Player::White);
+        let second = if first == "xe1" { "xf4" } else { "xe1" };
+        assert_eq!(after(&chain, &one, second), whole, "{first} {second}");
+    }
+    // A jump with some of its removals is a part too.
+    assert_eq!(after(&chain, &p, "a1a3c3xf4").owed_removals(), 1);
+    assert!(chain.parse_move(&jumped, "xe1xf1xf4").is_err());
+}
+
+/// Issue 17: removals the Removal rule cannot make are forfeited. A text
+/// that owes more than can be removed owes what can; one that owes
+/// removals where nothing can be removed is the position after the
+/// capture (the turn passes as the removals would have passed it).
+#[test]
+fn owed_removals_beyond_what_can_be_removed_are_forfeited() {
+    let all = rules("all-options");
+    let p = pos(&all, "2W3/6/6/5B/6 w 11 9 0 5 x2");
+    assert_eq!(all.position_text(&p), "2W3/6/6/5B/6 w 11 9 0 5 x1");
+    assert_eq!(legal(&all, &p), set(&["xf2"]));
+    // The old recipe: the first removal, then the rest with x1.
+    let done = after(&all, &p, "xf2");
+    assert_eq!(all.position_text(&done), "2W3/6/6/6/6 w 11 9 0 5");
+    assert_eq!(pos(&all, "2W3/6/6/6/6 w 11 9 0 5 x1"), done);
+    // Without BonusTurn the turn passes, after Black the move number goes on.
+    let r = Rules::standard();
+    assert_eq!(
+        r_text(&r, &pos(&r, "6/6/6/6/6 w 12 12 x1")),
+        "6/6/6/6/6 b 12 12 0 1"
+    );
+    assert_eq!(
+        r_text(&r, &pos(&r, "6/6/6/6/6 b 11 12 0 4 x1")),
+        "6/6/6/6/6 w 11 12 0 5"
+    );
+    // Removal none takes nothing, so nothing is ever owed.
+    let none = rules("removal=none");
+    assert_eq!(
+        r_text(&none, &pos(&none, "6/6/6/6/B5 w 11 11 x1")),
+        "6/6/6/6/B5 b 11 11 0 1"
+    );
+    // A chain that jumped more pieces than are left owes only those.
+    let chain = rules("multi_jump=true");
+    let q = pos(&chain, "6/6/1B4/B5/W4B w 1 0");
+    assert_eq!(
+        r_text(&chain, &after(&chain, &q, "a1a3c3")),
+        "6/6/2W3/6/5B w 1 0 0 1 x1"
+    );
+    // Board then hand: the hand only once the board is bare.
+    let boxed = rules("boxed,multi_jump=true");
+    let b = pos(&boxed, "6/6/2W3/6/B5 w 11 9 0 3 x2");
+    assert!(boxed.parse_move(&b, "x@").is_err());
+    let bare = after(&boxed, &b, "xa1");
+    assert_eq!(legal(&boxed, &bare), set(&["x@"]));
+}
+
+fn r_text(rules: &Rules, pos: &Position) -> String {
+    rules.position_text(pos)
+}
+
+/// Plays `whole` from `p` as its jump, then one removal per turn; returns
+/// how many parts that took.
+fn play_in_parts(r: &Rules, p: &Position, whole: &yote::rules::Move) -> usize {
+    let text = r.move_text(whole);
+    let mut pieces = text.split('x');
+    let jump = pieces.next().unwrap();
+    let removals: Vec<String> = pieces.map(|x| format!("x{x}")).collect();
+    let end = r.after(p, whole);
+    let mut now = after(r, p, jump);
+    for (i, removal) in removals.iter().enumerate() {
+        assert!(now.owed_removals() > 0, "{text} after {i} parts");
+        let t = r.position_text(&now);
+        assert_eq!(r.parse_position(&t), Ok(now), "{t}");
+        let rest = r.rest_of_capture(p, whole, &now).expect("the rest");
+        assert_eq!(r.move_text(&rest), removals[i..].concat(), "{text}");
+        now = after(r, &now, removal);
+    }
+    assert_eq!(now, end, "{text}");
+    assert_eq!(r.rest_of_capture(p, whole, &now), None);
+    removals.len() + 1
 }

@@ -96,6 +96,8 @@ pub enum Query {
     P1Turn,
     Result,
     Fen,
+    /// `query moves`: the legal moves on the `response` line.
+    Moves,
     /// `query islegal <move>`; the move is not validated here.
     IsLegal(String),
 }
@@ -447,7 +449,7 @@ fn parse_query(rest: &[Token<'_>]) -> Result<Query, ParseError> {
     let Some((what, rest)) = rest.split_first() else {
         return Err(ParseError::Expected {
             command: CMD,
-            expected: "gameover, p1turn, result, fen or islegal",
+            expected: "gameover, p1turn, result, fen, moves or islegal",
         });
     };
     let q = match what.text {
@@ -455,6 +457,7 @@ fn parse_query(rest: &[Token<'_>]) -> Result<Query, ParseError> {
         "p1turn" => Query::P1Turn,
         "result" => Query::Result,
         "fen" => Query::Fen,
+        "moves" => Query::Moves,
         "islegal" => {
             let Some((mv, rest)) = rest.split_first() else {
                 return Err(ParseError::MissingValue {
@@ -897,6 +900,7 @@ mod tests {
         assert_eq!(parse("query p1turn"), Ok(Command::Query(Query::P1Turn)));
         assert_eq!(parse("query result"), Ok(Command::Query(Query::Result)));
         assert_eq!(parse("query fen"), Ok(Command::Query(Query::Fen)));
+        assert_eq!(parse("query moves"), Ok(Command::Query(Query::Moves)));
         assert_eq!(
             parse("query islegal a1b1"),
             Ok(Command::Query(Query::IsLegal("a1b1".into())))

@@ -126,20 +126,16 @@ pub fn table_line(tables: &Tables, game: &Game) -> Option<String> {
     Some(format!("Tablebase: {text} for {}", player_label(side)))
 }
 
-/// `moves`: the legal moves in canonical notation, on one line.
-/// Whether the legal moves are more than a move list holds.
-pub fn too_many_moves(game: &Game) -> bool {
-    let mut list = MoveList::new();
-    game.legal_moves(&mut list);
-    list.is_truncated()
-}
-
-pub fn legal_moves_text(game: &Game) -> Option<String> {
+/// `moves` and `query moves`: the legal moves' texts in generation order (none once the game is over),
+/// or, when they are more than a move list holds, their number.
+pub fn legal_move_texts(game: &Game) -> Result<Vec<String>, u64> {
     let mut list = MoveList::new();
     game.legal_moves(&mut list);
     let rules = game.rules();
-    let texts: Vec<String> = list.iter().map(|mv| rules.move_text(mv)).collect();
-    (!texts.is_empty()).then(|| texts.join(" "))
+    if list.is_truncated() {
+        return Err(rules.count_legal_moves(game.position()));
+    }
+    Ok(list.iter().map(|mv| rules.move_text(mv)).collect())
 }
 
 #[cfg(test)]

@@ -64,6 +64,17 @@ impl Output {
     pub fn error(&self, text: &str) {
         self.info_string(&format!("error: {text}"));
     }
+
+    /// A `query` that cannot be answered: the error line every refused
+    /// command prints, then the one `response` line every query gets, so
+    /// a client waiting for it is never left hanging.
+    pub fn query_error(&self, text: &str) {
+        let text = one_line(text);
+        self.lines([
+            format!("info string error: {text}").as_str(),
+            format!("response error {text}").as_str(),
+        ]);
+    }
 }
 
 /// Control characters become `?` and long texts are cut, so a message that

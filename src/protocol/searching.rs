@@ -22,6 +22,17 @@ use crate::search::{
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
+/// The engine's last answer, kept so that when a front end plays the
+/// engine's capture as two turns and asks for the removals, the engine
+/// gives the pieces it chose (see `SearchControl::finish_own_capture`).
+struct LastAnswer {
+    rules: Rules,
+    root: Position,
+    best: Move,
+    /// The last `info` line printed for it (its PV starts with `best`).
+    info: SearchInfo,
+}
+
 /// What a running `go` needs to finish its output.
 struct GoContext {
     rules: Rules,
@@ -58,6 +69,8 @@ struct Shared {
     /// line: when it is the best move no closing line is needed.
     last_printed_best: Option<Move>,
     context: Option<GoContext>,
+    /// Kept from one search to the next.
+    last_answer: Option<LastAnswer>,
 }
 
 pub struct SearchControl {
@@ -118,8 +131,67 @@ impl SearchControl {
     /// Clears the hash and what earlier searches learned (ucinewgame,
     /// Clear Hash); deferred like `set_options` during a search.
     pub fn clear(&mut self) {
+        lock(&self.shared).last_answer = None;
         self.clear_pending = true;
         self.apply_when_idle();
+    }
+
+    /// Answers `go` at once when the current position is the engine's own
+    /// last move part way through, a capture whose jump (and maybe some
+    /// removals) a front end played as turns of their own: the rest of
+    /// the removals it chose, with the figures of the search that chose
+    /// them. False (nothing printed) when the position is anything else,
+    /// or `searchmoves` leaves that move out: then the caller searches.
+    pub fn finish_own_capture(
+        &mut self,
+        game: &Game,
+        searchmoves: &[Move],
+        ponder_option: bool,
+    ) -> bool {
+        let mut s = lock(&self.shared);
+        let (rules, now) = (game.rules(), game.position());
+        let Some(last) = s.last_answer.as_ref().filter(|l| l.rules == *rules) else {
+            return false;
+        };
+        let Some(rest) = rules.rest_of_capture(&last.root, &last.best, now) else {
+            return false;
+        };
+        if !searchmoves.is_empty() && !searchmoves.contains(&rest) {
+            return false;
+        }
+        let line: Vec<Move> = std::iter::once(rest)
+            .chain(last.info.pv.iter().skip(1).copied())
+            .collect();
+        let chosen = last.best;
+        let info = SearchInfo {
+            pv: legal_prefix(rules, now, &line),
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            ..last.info.clone()
+        };
+        let ponder = info
+            .pv
+            .get(1)
+            .and_then(|&reply| ponder_reply(rules, now, rest, reply))
+            .filter(|_| ponder_option);
+        let lines = [
+            format!(
+                "info string {}: the rest of this engine's capture {}, as chosen then",
+                rules.move_text(&rest),
+                rules.move_text(&chosen)
+            ),
+            info_line(&info, &info.pv, rules),
+            bestmove_line(Some(&rest), ponder.as_ref(), rules),
+        ];
+        s.last_answer = Some(LastAnswer {
+            rules: rules.clone(),
+            root: *now,
+            best: rest,
+            info,
+        });
+        self.out.lines(lines.iter().map(String::as_str));
+        true
     }
 
     fn apply_when_idle(&mut self) {
@@ -168,6 +240,7 @@ impl SearchControl {
                     params,
                     ply,
                 }),
+                last_answer: s.last_answer.take(),
                 ..Shared::default()
             };
             s.id
@@ -286,12 +359,22 @@ fn finish(s: &mut Shared, out: &Output, result: SearchResult) {
     let best = checked_best(&ctx, result.best);
     let ponder = best.and_then(|b| ponder_move(&ctx, s.best_line.as_ref(), &result, b));
     let mut lines = Vec::new();
-    if let Some(b) = best
-        && s.last_printed_best != Some(b)
-    {
-        let info = closing_info(&ctx, s.best_line.take(), &result, b, ponder);
-        let pv = legal_prefix(&ctx.rules, &ctx.root, &info.pv);
-        lines.push(info_line(&info, &pv, &ctx.rules));
+    if let Some(b) = best {
+        let info = match s.best_line.take() {
+            Some(line) if s.last_printed_best == Some(b) => line,
+            line => {
+                let info = closing_info(&ctx, line, &result, b, ponder);
+                let pv = legal_prefix(&ctx.rules, &ctx.root, &info.pv);
+                lines.push(info_line(&info, &pv, &ctx.rules));
+                SearchInfo { pv, ..info }
+            }
+        };
+        s.last_answer = Some(LastAnswer {
+            rules: ctx.rules.clone(),
+            root: ctx.root,
+            best: b,
+            info,
+        });
     }
     let shown_ponder = ponder.filter(|_| ctx.ponder_option);
     lines.push(bestmove_line(
@@ -339,12 +422,16 @@ fn ponder_move(
         .filter(|l| l.pv.first() == Some(&best))
         .and_then(|l| l.pv.get(1).copied());
     let candidate = result.ponder.or(from_pv)?;
-    let mut after = ctx.root;
-    ctx.rules.apply(&mut after, &best);
-    if after.side_to_move() == ctx.root.side_to_move() || ctx.rules.status(&after).is_some() {
+    ponder_reply(&ctx.rules, &ctx.root, best, candidate)
+}
+
+/// `reply` if it is a legal move of the opponent after `best`.
+fn ponder_reply(rules: &Rules, root: &Position, best: Move, reply: Move) -> Option<Move> {
+    let after = rules.after(root, &best);
+    if after.side_to_move() == root.side_to_move() || rules.status(&after).is_some() {
         return None;
     }
-    ctx.rules.is_legal(&after, &candidate).then_some(candidate)
+    rules.is_legal(&after, &reply).then_some(reply)
 }
 
 /// A last `info` line for the chosen move: the search's own figures when its

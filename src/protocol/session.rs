@@ -82,10 +82,10 @@ impl Session {
         match super::command::parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
-                if line.split_whitespace().next() == Some("position") {
-                    self.reject_position(&e.to_string());
-                } else {
-                    self.out.error(&e.to_string());
+                match line.split_whitespace().next() {
+                    Some("position") => self.reject_position(&e.to_string()),
+                    Some("query") => self.out.query_error(&e.to_string()),
+                    _ => self.out.error(&e.to_string()),
                 }
                 Flow::Continue
             }
@@ -347,6 +347,19 @@ impl Session {
             self.out.info_string(&format!("game over: {end}"));
             return self.out.line("bestmove (none)");
         }
+        let ponder = self.options.get_bool(PONDER).unwrap_or(false);
+        // The removals of the engine's own capture, played by a front end
+        // as a turn of their own: the pieces it chose, with no new search
+        // (which could choose others). `infinite` and `ponder` are searches
+        // a client stops itself: they search.
+        if !params.infinite
+            && !params.ponder
+            && self
+                .search
+                .finish_own_capture(&self.game, &searchmoves, ponder)
+        {
+            return;
+        }
         let (limits, clock_note) = limits(params, self.game.position().side_to_move());
         if let Some(note) = clock_note {
             self.out.info_string(&note);
@@ -357,7 +370,6 @@ impl Session {
             searchmoves,
             ..SearchRequest::default()
         };
-        let ponder = self.options.get_bool(PONDER).unwrap_or(false);
         self.search.go(&self.game, request, ponder);
     }
 
@@ -368,6 +380,12 @@ impl Session {
                 .rules
                 .parse_move(self.game.position(), text)
                 .map_err(|e| format!("go searchmoves: {e}"))?;
+            if mv.owed_after() > 0 {
+                return Err(format!(
+                    "go searchmoves: {text} is a capture without its {} removal(s); list whole moves",
+                    mv.owed_after()
+                ));
+            }
             if !moves.contains(&mv) {
                 moves.push(mv);
             }
@@ -375,19 +393,27 @@ impl Session {
         Ok(moves)
     }
 
+    /// Exactly one `response` line, whatever the question and the state.
     fn query(&self, query: &Query) {
+        match self.answer(query) {
+            Ok(answer) => self.out.line(&format!("response {answer}")),
+            Err(e) => self.out.query_error(&e),
+        }
+    }
+
+    fn answer(&self, query: &Query) -> Result<String, String> {
         if self.rejected.is_some() {
-            // One `response` line, as always; consistent with `go`
-            // answering `bestmove (none)`: no game goes on, none has a result.
-            let answer = match query {
+            // Consistent with `go` answering `bestmove (none)`: no game goes
+            // on, none has a result, no move is legal.
+            return Ok(match query {
                 Query::GameOver => "true",
                 Query::IsLegal(_) => "false",
-                Query::P1Turn | Query::Result | Query::Fen => "none",
-            };
-            return self.out.line(&format!("response {answer}"));
+                Query::P1Turn | Query::Result | Query::Fen | Query::Moves => "none",
+            }
+            .to_string());
         }
         let status = self.game.status();
-        let answer = match query {
+        Ok(match query {
             Query::GameOver => status.is_some().to_string(),
             Query::P1Turn => (self.game.position().side_to_move() == Player::White).to_string(),
             Query::Result => match status.map(|end| end.outcome) {
@@ -399,26 +425,25 @@ impl Session {
             .to_string(),
             Query::Fen => self.rules.position_text(self.game.position()),
             Query::IsLegal(text) => parse_in_game(&self.game, text).is_ok().to_string(),
-        };
-        self.out.line(&format!("response {answer}"));
+            Query::Moves => match display::legal_move_texts(&self.game) {
+                Ok(moves) if moves.is_empty() => "none".to_string(),
+                Ok(moves) => moves.join(" "),
+                Err(count) => return Err(too_many_moves("query moves", count)),
+            },
+        })
     }
 
     fn moves(&self) {
-        if display::too_many_moves(&self.game) {
-            return self.out.error(&format!(
-                "moves: {} legal moves, too many to list (the limit is {MAX_MOVES})",
-                self.rules.count_legal_moves(self.game.position())
-            ));
-        }
-        match display::legal_moves_text(&self.game) {
-            Some(list) => self.out.line(&list),
-            None => {
+        match display::legal_move_texts(&self.game) {
+            Err(count) => self.out.error(&too_many_moves("moves", count)),
+            Ok(moves) if moves.is_empty() => {
                 let why = self
                     .game
                     .status()
                     .map_or("none".to_string(), |end| end.to_string());
                 self.out.info_string(&format!("no legal moves: {why}"));
             }
+            Ok(moves) => self.out.line(&moves.join(" ")),
         }
     }
 
@@ -463,6 +488,10 @@ impl Session {
             format!("Nodes/second: {}", report.nodes_per_second()),
         ]);
     }
+}
+
+fn too_many_moves(what: &str, count: u64) -> String {
+    format!("{what}: {count} legal moves, too many to list (the limit is {MAX_MOVES})")
 }
 
 /// Reads one move against the running game: the game must not be over (by

@@ -59,15 +59,24 @@ impl Game {
         self.keys.push(self.position.key());
     }
 
-    /// Reads and plays a move, refusing it if the game is over or it is illegal.
+    /// Reads and plays a whole move (as game records and opening lines
+    /// hold them), refusing it if the game is over, it is illegal, or it is
+    /// only a part of a capture (a jump without the removals it owes).
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
         if let Some(end) = self.status() {
-            return Err(MoveError::Illegal {
-                text: text.to_string(),
-                reason: format!("the game is over ({end})"),
-            });
+            return Err(illegal(format!("the game is over ({end})")));
         }
         let mv = self.rules.parse_move(&self.position, text)?;
+        if mv.owed_after() > 0 {
+            return Err(illegal(format!(
+                "a capture is written whole here, with its {} removal(s)",
+                mv.owed_after()
+            )));
+        }
         self.play(&mv);
         Ok(mv)
     }

@@ -568,7 +568,8 @@ fn count_with_chains(variant: &Variant, geometry: &Geometry, s: &Sides) -> u64 {
 
 /// Whether the side to move has any legal move (MandatoryCapture only
 /// narrows a non-empty set, so it does not matter here). Owed removals
-/// always have a move: the parser refuses them when nothing can be removed.
+/// always have a move: a position never owes more than can be removed
+/// (the parser and `removals_left` forfeit the rest).
 pub(crate) fn has_legal_move(variant: &Variant, geometry: &Geometry, pos: &Position) -> bool {
     if pos.owed_removals() > 0 {
         return true;
@@ -733,27 +734,45 @@ pub(crate) fn find_move(
 }
 
 /// `find_move` where removals are owed (only removal-only moves are legal)
-/// or the text is a removal-only move.
+/// or the text is a removal-only move: all the owed removals, or some of
+/// them (a part of the capture, leaving the rest owed).
 fn find_removal_only(variant: &Variant, s: &Sides, owed: u32, syntax: &MoveSyntax) -> Found {
     if owed == 0 || !syntax.cells.is_empty() {
         return Found::NoSuchPath;
     }
-    let (removed, hand) = (syntax.removed, syntax.hand_removed);
-    let mv = Move::removal_only();
-    if removals_allowed(variant.removal, owed, s.enemy, s.enemy_hand, removed, hand) {
-        // `hand <= enemy_hand`, a piece count, so it fits.
-        return Found::Legal(mv.with_removals(removed, hand as u8));
-    }
-    let mut example = MoveList::with_limit(1);
-    push_with_removals(
-        &mut example,
-        mv,
+    removals_found(
         variant.removal,
+        Move::removal_only(),
         owed,
         s.enemy,
         s.enemy_hand,
-        1,
-    );
+        syntax,
+    )
+}
+
+/// `mv` (a jump that took `k` enemy pieces, or a removal-only move owing
+/// `k`) with the removals `syntax` names: the whole move when they are one
+/// of its removal choices, a part of the capture when they are fewer and
+/// can be completed (a jump written without removals is the first part),
+/// else one legal example for the error message.
+fn removals_found(
+    removal: Removal,
+    mv: Move,
+    k: u32,
+    board: Bitboard,
+    hand_left: u32,
+    syntax: &MoveSyntax,
+) -> Found {
+    let (removed, hand) = (syntax.removed, syntax.hand_removed);
+    // `hand <= hand_left`, a piece count, so it fits in the move.
+    if removals_allowed(removal, k, board, hand_left, removed, hand) {
+        return Found::Legal(mv.with_removals(removed, hand as u8));
+    }
+    if let Some(owed) = removals_left(removal, k, board, hand_left, removed, hand) {
+        return Found::Legal(mv.with_removals(removed, hand as u8).leaving_owed(owed));
+    }
+    let mut example = MoveList::with_limit(1);
+    push_with_removals(&mut example, mv, removal, k, board, hand_left, 1);
     Found::WrongRemovals(example.as_slice()[0])
 }
 
@@ -790,27 +809,10 @@ impl Matcher<'_> {
 
 impl JumpSink for Matcher<'_> {
     fn jump(&mut self, mv: Move, enemy_board: Bitboard, enemy_hand: u32) {
-        if !self.same_path(&mv) {
-            return;
+        if self.same_path(&mv) {
+            let k = mv.captured().count();
+            self.found = removals_found(self.removal, mv, k, enemy_board, enemy_hand, self.syntax);
         }
-        let (removed, hand) = (self.syntax.removed, self.syntax.hand_removed);
-        let k = mv.captured().count();
-        self.found = if removals_allowed(self.removal, k, enemy_board, enemy_hand, removed, hand) {
-            // `hand <= enemy_hand`, a piece count, so it fits.
-            Found::Legal(mv.with_removals(removed, hand as u8))
-        } else {
-            let mut example = MoveList::with_limit(1);
-            push_with_removals(
-                &mut example,
-                mv,
-                self.removal,
-                k,
-                enemy_board,
-                enemy_hand,
-                1,
-            );
-            Found::WrongRemovals(example.as_slice()[0])
-        };
     }
 
     fn own_jump(&mut self, mv: Move) {
@@ -845,6 +847,43 @@ fn removals_allowed(
         Removal::BoardOrHand if n + hand_left <= k => removed == board && hand == hand_left,
         Removal::BoardOrHand => subset && hand <= hand_left && removed.count() + hand == k,
     }
+}
+
+/// The pieces the Removal rule lets a capturer take, of an enemy that has
+/// `board` on the board and `hand` in hand. Owed removals beyond it are
+/// forfeited: a capture removes `min(k, removable)` pieces.
+pub(crate) fn removable(removal: Removal, board: u32, hand: u32) -> u32 {
+    match removal {
+        Removal::None => 0,
+        Removal::Board => board,
+        Removal::BoardOrHand | Removal::BoardThenHand => board + hand,
+    }
+}
+
+/// When removing `removed` and `hand` pieces is a start of the removals a
+/// capture of `k` pieces makes (see `removals_allowed`) but not all of
+/// them: how many stay owed. Any start is allowed (nothing, or some of
+/// the pieces the rule would take), so a front end may play the jump and
+/// each removal as turns of their own; with `board-then-hand` a hand piece
+/// only once the board is bare.
+fn removals_left(
+    removal: Removal,
+    k: u32,
+    board: Bitboard,
+    hand_left: u32,
+    removed: Bitboard,
+    hand: u32,
+) -> Option<u32> {
+    let owed = k.min(removable(removal, board.count(), hand_left));
+    let made = removed.count() + hand;
+    let start = match removal {
+        Removal::None => false,
+        Removal::Board => hand == 0,
+        Removal::BoardOrHand => true,
+        Removal::BoardThenHand => hand == 0 || removed == board,
+    };
+    let fits = removed.without(board).is_empty() && hand <= hand_left && made < owed;
+    (start && fits).then_some(owed - made)
 }
 
 /// The fixed facts of one piece's jump chains.

@@ -5,6 +5,12 @@
 //! board cells in increasing index order, then the `x@`s. A removal-only
 //! move (`xd4`, `x@`) is the removals alone: the second half of a capture
 //! played as two turns, legal only where removals are owed.
+//!
+//! A capture may also be given in parts (a front end that plays the jump
+//! and each removal as turns of their own): its jump without the removals
+//! it owes, then removal-only moves. Such a part is a move that leaves
+//! removals owed (`owed_after`); move generation never makes one, only
+//! `Rules::parse_move` reads one, so perft and the search see whole moves.
 
 use super::bitboard::Bitboard;
 use super::geometry::{Direction, Geometry, NO_CELL};
@@ -14,8 +20,11 @@ use std::fmt;
 /// start cell's file and rank parity, so on an 8×8 board at most 15 of them.
 pub const MAX_JUMPS: usize = 16;
 
-/// One move, complete with the pieces it removes. Two moves are equal exactly
-/// when their texts are equal (removal order is canonical by construction).
+/// One move, complete with the pieces it removes. Two legal moves of one
+/// position are equal exactly when their texts are equal (removal order is
+/// canonical by construction). The text does not show `owed_after`: in a
+/// given position a jump written without removals is either the whole move
+/// (nothing to remove) or the part of a capture that owes them, never both.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     /// Enemy pieces jumped over (removed by the jumps themselves).
@@ -25,13 +34,17 @@ pub struct Move {
     /// The small fields in one word, so that generation writes a move with
     /// two stores, not six: the direction of jump i in bits 2i..2i+2 of
     /// the low 32 bits, then the start cell, the target cell, the number of
-    /// jumps and the extra enemy pieces removed from the hand, a byte each.
+    /// jumps (low four bits) with the removals still owed after a part of
+    /// a capture (high four bits), and the extra enemy pieces removed from
+    /// the hand, a byte each. A move jumps at most 15 times and so owes
+    /// and takes at most 15 removals: four bits hold either count.
     code: u64,
 }
 
 const FROM_SHIFT: u32 = 32;
 const TO_SHIFT: u32 = 40;
 const JUMPS_SHIFT: u32 = 48;
+const OWED_AFTER_SHIFT: u32 = 52;
 const HAND_SHIFT: u32 = 56;
 
 impl Move {
@@ -79,6 +92,18 @@ impl Move {
         }
     }
 
+    /// This move as the part of a capture that leaves `owed` (1 to 15)
+    /// removals still to make: its jump without (all) its removals, or
+    /// some of the removals owed.
+    #[inline(always)]
+    pub(crate) const fn leaving_owed(self, owed: u32) -> Move {
+        Move {
+            code: self.code & !(0xf << OWED_AFTER_SHIFT)
+                | ((owed & 0xf) as u64) << OWED_AFTER_SHIFT,
+            ..self
+        }
+    }
+
     #[inline(always)]
     const fn path(&self) -> u32 {
         self.code as u32
@@ -86,7 +111,17 @@ impl Move {
 
     #[inline(always)]
     const fn jumps(&self) -> u8 {
-        (self.code >> JUMPS_SHIFT) as u8
+        (self.code >> JUMPS_SHIFT) as u8 & 0xf
+    }
+
+    /// The removals the mover still owes after this move: 0 for a whole
+    /// move (every move generation makes), k ≥ 1 for a part of a capture
+    /// (a jump given without its removals, or only some of the removals
+    /// owed), after which the same side moves again with a removal-only
+    /// move.
+    #[inline(always)]
+    pub const fn owed_after(&self) -> u32 {
+        ((self.code >> OWED_AFTER_SHIFT) & 0xf) as u32
     }
 
     #[inline(always)]
@@ -202,7 +237,7 @@ impl Move {
             ^ u64::from(self.path()).rotate_left(40);
         let b = u64::from(self.from())
             | u64::from(self.to()) << 8
-            | u64::from(self.jumps()) << 16
+            | (self.code >> JUMPS_SHIFT & 0xff) << 16
             | u64::from(self.hand_removed_u8()) << 24;
         let h = (a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd);
         ((h >> 32) as u32).max(1)
@@ -227,6 +262,7 @@ impl fmt::Debug for Move {
             .field("captured", &self.captured)
             .field("removed", &self.removed)
             .field("hand_removed", &self.hand_removed())
+            .field("owed_after", &self.owed_after())
             .finish()
     }
 }

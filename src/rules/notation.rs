@@ -2,13 +2,15 @@
 //! [<plies since capture> [<move number>]] [x<owed removals>]`, ranks from
 //! the top down, `W`/`B` for pieces and a decimal number for a run of empty
 //! cells. The last field, present only in the middle of a capture played as
-//! two turns, says how many removals the side to move owes for its jump.
+//! two turns, says how many removals the side to move owes for its jump
+//! (never more than it can make: the rest are forfeited).
 
 use super::bitboard::Bitboard;
 use super::geometry::Geometry;
+use super::movegen::removable;
 use super::moves::MAX_JUMPS;
 use super::position::{Player, Position};
-use super::variant::{Removal, Variant};
+use super::variant::Variant;
 use std::fmt;
 
 /// Why a position text was rejected.
@@ -55,12 +57,6 @@ pub enum PositionError {
     OwedOutOfRange {
         owed: u32,
         max: u32,
-    },
-    /// Removals owed under `Removal none`, which takes none.
-    OwedWithoutRemoval,
-    /// Removals owed, but the opponent has no piece they could take.
-    NothingToRemove {
-        player: Player,
     },
     /// Removals owed after a jump, yet the plies since capture are not 0.
     OwedWithoutCapture {
@@ -112,13 +108,6 @@ impl fmt::Display for PositionError {
             PositionError::OwedOutOfRange { owed, max } => write!(
                 f,
                 "{owed} owed removals is more than one move can capture in this variant ({max})"
-            ),
-            PositionError::OwedWithoutRemoval => {
-                f.write_str("removals are owed, but this variant (Removal none) takes none")
-            }
-            PositionError::NothingToRemove { player } => write!(
-                f,
-                "removals are owed, but {player} has no piece the Removal rule lets them take"
             ),
             PositionError::OwedWithoutCapture { plies } => write!(
                 f,
@@ -204,8 +193,11 @@ fn parse_owed(text: &str) -> Result<u32, PositionError> {
 }
 
 /// `pos` owing `owed` removals, if that can follow a jump in this variant:
-/// one removal per enemy piece jumped, something left to remove, and the
-/// no-capture counter just reset by the jump.
+/// one removal per enemy piece jumped and the no-capture counter just
+/// reset by the jump. Removals the Removal rule cannot make are forfeited,
+/// as in a one-turn capture: the position owes at most what can be
+/// removed, and when nothing can be, the capture is over (the turn passes
+/// as the removals would have passed it).
 fn owing(pos: Position, owed: u32, variant: &Variant) -> Result<Position, PositionError> {
     let max = if variant.multi_jump {
         MAX_JUMPS as u32 - 1
@@ -215,24 +207,21 @@ fn owing(pos: Position, owed: u32, variant: &Variant) -> Result<Position, Positi
     if owed > max {
         return Err(PositionError::OwedOutOfRange { owed, max });
     }
-    if variant.removal == Removal::None {
-        return Err(PositionError::OwedWithoutRemoval);
-    }
     if pos.plies_since_capture() != 0 {
         return Err(PositionError::OwedWithoutCapture {
             plies: pos.plies_since_capture(),
         });
     }
     let victim = !pos.side_to_move();
-    let takeable = pos.pieces(victim).count()
-        + match variant.removal {
-            Removal::Board | Removal::None => 0,
-            Removal::BoardOrHand | Removal::BoardThenHand => pos.hand(victim),
-        };
-    if takeable == 0 {
-        return Err(PositionError::NothingToRemove { player: victim });
-    }
-    Ok(pos.with_owed_removals(owed as u8))
+    let takeable = removable(
+        variant.removal,
+        pos.pieces(victim).count(),
+        pos.hand(victim),
+    );
+    Ok(match owed.min(takeable) {
+        0 => pos.capture_finished(variant.bonus_turn),
+        owed => pos.with_owed_removals(owed as u8),
+    })
 }
 
 fn parse_board(text: &str, geometry: &Geometry) -> Result<[Bitboard; 2], PositionError> {

@@ -1,6 +1,7 @@
 //! `Rules`: one variant made ready to play — its board geometry built, its
 //! options checked — and the entry points that need both.
 
+use super::bitboard::Bitboard;
 use super::geometry::Geometry;
 use super::movegen::{self, Found};
 use super::moves::{Move, MoveError, MoveList, MoveSyntax};
@@ -104,10 +105,12 @@ impl Rules {
         pos.apply(mv, self.variant.bonus_turn);
     }
 
-    /// The position after a legal move of `pos`, which stays as it was:
-    /// what a search or perft wants for each child. Cheaper than a copy
-    /// followed by `apply`, which the compiler does not see through (the
-    /// fields are read back from the fresh copy).
+    /// The position after a legal whole move of `pos` (every move
+    /// generation makes), which stays as it was: what a search or perft
+    /// wants for each child. Cheaper than a copy followed by `apply`, which
+    /// the compiler does not see through (the fields are read back from the
+    /// fresh copy). A part of a capture (`Move::owed_after`) goes through
+    /// `apply` or `played`.
     #[inline(always)]
     pub fn after(&self, pos: &Position, mv: &Move) -> Position {
         pos.after(mv, self.variant.bonus_turn)
@@ -125,20 +128,46 @@ impl Rules {
         status::no_capture_outcome(self, pos)
     }
 
+    /// The position after any legal move of `pos`, a part of a capture
+    /// included: `apply` to a copy.
+    pub fn played(&self, pos: &Position, mv: &Move) -> Position {
+        let mut next = *pos;
+        self.apply(&mut next, mv);
+        next
+    }
+
     /// A legal capture played as two turns, as many front ends do: the
     /// position after its jump alone, owing the removals, and the
     /// removal-only move that finishes it (applying both equals applying
     /// `mv`). None for a move that removes nothing after its jump.
     pub fn split_capture(&self, pos: &Position, mv: &Move) -> Option<(Position, Move)> {
-        if mv.is_removal_only() || mv.removed().count() + mv.hand_removed() == 0 {
+        let removals = mv.removed().count() + mv.hand_removed();
+        if mv.is_removal_only() || mv.owed_after() != 0 || removals == 0 {
             return None;
         }
-        let mut jumped = *pos;
-        // One removal is owed per enemy piece jumped; the Removal rule takes
-        // fewer when the enemy has fewer left, as in the one-turn move.
-        jumped.apply_jump_owing(mv, mv.captured().count() as u8);
+        // The jump owes what the whole move removes: one removal per enemy
+        // piece jumped, fewer when the Removal rule finds fewer to take.
+        let jump = mv.with_removals(Bitboard::EMPTY, 0).leaving_owed(removals);
         let finish = Move::removal_only().with_removals(mv.removed(), mv.hand_removed() as u8);
-        Some((jumped, finish))
+        Some((self.played(pos, &jump), finish))
+    }
+
+    /// When `now` is `before` part way through the capture `mv` (its jump
+    /// played, maybe some of its removals made, the rest owed), the
+    /// removal-only move that completes it as `mv` would: so that an engine
+    /// asked for the removals of its own capture gives the pieces it chose.
+    /// None when `now` is not on the way to the position after `mv`.
+    pub fn rest_of_capture(&self, before: &Position, mv: &Move, now: &Position) -> Option<Move> {
+        if now.owed_removals() == 0 || !self.is_legal(before, mv) {
+            return None;
+        }
+        let victim = !now.side_to_move();
+        let hand_taken = before.hand(victim).checked_sub(now.hand(victim))?;
+        let hand_left = mv.hand_removed().checked_sub(hand_taken)?;
+        let board_left = mv.removed() & now.pieces(victim);
+        let rest = Move::removal_only().with_removals(board_left, hand_left as u8);
+        let rest = self.parse_move(now, &self.move_text(&rest)).ok()?;
+        (self.played(now, &rest) == self.played(before, mv)).then_some(rest)
     }
 
     /// Rules (a) and (b): the piece counts alone end the game. Cheaper than
@@ -205,7 +234,7 @@ impl Rules {
             );
         }
         let Some(&first) = syntax.cells.first() else {
-            return "no removal is owed here (a removal-only move such as xd4 is legal only in a position that owes removals)".to_string();
+            return "no removal is owed here (a removal-only move such as xd4 is legal only after a jump played without its removals, or in a position that owes removals)".to_string();
         };
         if syntax.placement {
             return if pos.hand(us) == 0 {

@@ -447,6 +447,14 @@ fn check_move(game: &Game, tokens: &[String]) -> Result<Move, Forfeit> {
         return Err(Forfeit::MalformedReply(format!("'{}'", reply())));
     }
     match game.rules().parse_move(game.position(), &tokens[0]) {
+        // An engine answers with whole moves: a jump without the removals
+        // it owes is how a front end plays a capture in two turns, not an
+        // answer to `go`.
+        Ok(mv) if mv.owed_after() > 0 => Err(Forfeit::IllegalMove(format!(
+            "move '{}' is illegal: a capture's answer must list its {} removal(s)",
+            tokens[0],
+            mv.owed_after()
+        ))),
         Ok(mv) => Ok(mv),
         Err(e @ MoveError::Illegal { .. }) => Err(Forfeit::IllegalMove(e.to_string())),
         Err(e) => Err(Forfeit::MalformedReply(format!("'{}': {e}", reply()))),
@@ -550,6 +558,14 @@ mod tests {
         ));
         assert!(matches!(check(&["zz"]), Err(Forfeit::MalformedReply(_))));
         assert!(matches!(check(&["c3c4"]), Err(Forfeit::IllegalMove(_))));
+        // A jump without the removal it owes is a front end's first part
+        // of a capture, not an engine's answer.
+        let rules = Rules::standard();
+        let jump = rules.parse_position("6/6/2WB2/6/B5 w 3 3").unwrap();
+        let game = Game::from_position(rules, jump);
+        let check = |text: &str| check_move(&game, &[text.to_string()]);
+        assert!(matches!(check("c3e3"), Err(Forfeit::IllegalMove(e)) if e.contains("removal")));
+        assert!(check("c3e3xa1").is_ok());
     }
 
     #[test]
