@@ -5,7 +5,7 @@
 use super::alphabeta::{Control, Features, INF, MAX_PLY, NODE_MOVES, RootMove, Searcher};
 use super::params::Tuning;
 use super::skill::Skill;
-use super::time::{Limits, TimeBudget};
+use super::time::{GameStage, Limits, TimeBudget};
 use super::tt::{MATE, MATE_BOUND, TranspositionTable};
 use super::{
     PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult, Signals,
@@ -105,9 +105,13 @@ pub fn search_with(
     let budget = TimeBudget::new(
         &clock,
         options.move_overhead_ms,
-        game.moves().len() as u32,
+        GameStage::of(game),
         &options.params,
     );
+    // No time left to think (the clock within MoveOverhead): one iteration,
+    // however fast the machine, so the answer does not wait on deepening.
+    // Infinite and ponder searches have time until `stop`/`ponderhit`.
+    let answer_at_once = budget.at_once() && !limits.infinite && !limits.ponder;
     let threads = effective_threads(options.threads);
     let ctl = Control {
         signals,
@@ -140,6 +144,7 @@ pub fn search_with(
             .unwrap_or(MAX_PLY as u32)
             .min(skill.map_or(u32::MAX, |s| s.depth()))
             .min(mate_depth(limits))
+            .min(if answer_at_once { 1 } else { u32::MAX })
             .clamp(1, MAX_PLY as u32 - 2) as i32,
     };
     let report_lines = options.multipv.clamp(1, moves.len());
