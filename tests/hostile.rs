@@ -931,3 +931,34 @@ fn command_line_perft_of_a_huge_position_is_an_error_not_a_panic() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// Issue 17: `go infinite` (or `go ponder`), then a `go` refused for a
+/// `searchmoves` move that is not one stopped the running search and
+/// printed its `bestmove` (during ponder, before `ponderhit`), then
+/// started nothing. A refused `go` must leave the running search alone,
+/// as one with a malformed number always did.
+#[test]
+fn a_refused_go_leaves_the_running_search_alone() {
+    for running in ["go infinite", "go ponder"] {
+        let mut e = started();
+        e.ask("setoption name Ponder value true");
+        e.ask("position startpos moves @c3");
+        e.send(running);
+        for refused in ["go searchmoves zz9 depth 1", "go depth x"] {
+            let out = e.ask(refused);
+            let bestmoves: Vec<_> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+            assert!(bestmoves.is_empty(), "{running}; {refused}: {out:#?}");
+            assert_eq!(errors(&out).len(), 1, "{running}; {refused}: {out:#?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let still = e.sync();
+        assert!(
+            still.iter().all(|l| !l.starts_with("bestmove")),
+            "{running}: {still:#?}"
+        );
+        e.send("stop");
+        let answer = e.bestmove();
+        assert!(errors(&answer).is_empty(), "{running}: {answer:#?}");
+        assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")));
+    }
+}

@@ -323,6 +323,13 @@ impl Session {
     }
 
     fn go(&mut self, params: &GoParams) {
+        // The whole `go` is checked before the running search is touched:
+        // a refused one changes nothing (a `searchmoves` move that is not
+        // legal once stopped an infinite or pondering search).
+        let searchmoves = match self.valid_searchmoves(params) {
+            Ok(moves) => moves,
+            Err(e) => return self.out.error(&e),
+        };
         // The old search's `bestmove` comes first, so a client that sent
         // `stop` and `go` at once reads the answer to each in order.
         if self.search.is_active() && !self.search.stop_and_wait() {
@@ -335,10 +342,6 @@ impl Session {
         if self.refused("go") {
             return self.out.line("bestmove (none)");
         }
-        let searchmoves = match self.searchmoves(&params.searchmoves) {
-            Ok(moves) => moves,
-            Err(e) => return self.out.error(&e),
-        };
         if self.given.is_none() {
             self.out
                 .info_string("no position given: searching the current (start) position");
@@ -359,6 +362,15 @@ impl Session {
         };
         let ponder = self.options.get_bool(PONDER).unwrap_or(false);
         self.search.go(&self.game, request, ponder);
+    }
+
+    /// The `searchmoves` of a `go` that will search (a `go perft`, or one
+    /// after a rejected position, searches nothing and has none to check).
+    fn valid_searchmoves(&self, params: &GoParams) -> Result<Vec<Move>, String> {
+        if params.perft.is_some() || self.rejected.is_some() {
+            return Ok(Vec::new());
+        }
+        self.searchmoves(&params.searchmoves)
     }
 
     fn searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
