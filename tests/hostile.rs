@@ -962,3 +962,29 @@ fn a_refused_go_leaves_the_running_search_alone() {
         assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")));
     }
 }
+
+/// Issue 17: a control character inside an option's name or value (a
+/// manager's `option.Hash=16<newline>…` splits into two lines on the way,
+/// and anything else reached the option as is) is refused with an error
+/// naming it, and the option keeps its value.
+#[test]
+fn control_characters_in_options_are_refused() {
+    let mut e = started();
+    for bytes in [
+        &b"setoption name X value a\x01b\n"[..],
+        b"setoption name Style value random\x01\n",
+        b"setoption name Sty\x02le value random\n",
+    ] {
+        e.send_bytes(bytes);
+        let out = e.sync();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("info string error: setoption:"), "{out:?}");
+        assert!(out[0].contains("control character U+000"), "{out:?}");
+    }
+    // Style is still `search`: a search reports depths, the random
+    // player one line at depth 1 with a single node.
+    e.ask("position startpos moves @c3");
+    e.send("go depth 4");
+    let out = e.bestmove();
+    assert!(out.iter().any(|l| l.starts_with("info depth 4 ")), "{out:?}");
+}
