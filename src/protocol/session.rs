@@ -10,7 +10,7 @@ use super::display;
 use super::options::{OptionTable, OptionValue};
 use super::output::Output;
 use super::searching::SearchControl;
-use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES, VARIANT};
+use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES};
 
 const THREADS: &str = "Threads";
 use crate::rules::{
@@ -167,8 +167,8 @@ impl Session {
             return self.out.error(&format!("unknown option {name:?}"));
         };
         let canonical = def.name.clone();
-        let result = if canonical == VARIANT {
-            self.set_variant(value)
+        let result = if settings::sets_every_rule(&canonical) {
+            self.set_variant(&canonical, value)
         } else if let Some(key) = settings::rule_key(&canonical) {
             self.set_rule(&canonical, key, value)
         } else {
@@ -180,10 +180,15 @@ impl Session {
     }
 
     /// A preset or a whole rule spec; every rule it does not name is reset.
-    fn set_variant(&mut self, value: Option<&str>) -> Result<(), String> {
-        let variant = settings::variant_value(value)?;
+    fn set_variant(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
+        let variant = settings::variant_value(option, value)?;
         let warning =
-            settings::variant_reset_warning(self.rules.variant(), &variant, value.unwrap_or(""));
+            settings::variant_reset_warning(
+            option,
+            self.rules.variant(),
+            &variant,
+            value.unwrap_or(""),
+        );
         self.change_rules(variant)?;
         if let Some(warning) = warning {
             self.out.info_string(&warning);
