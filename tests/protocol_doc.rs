@@ -301,3 +301,77 @@ fn the_session_matcher_follows_its_rules() {
     assert_eq!(parsed[0].title, "One");
     assert_eq!(parsed[0].steps[1].expect, vec![Expect::Any, Expect::Any]);
 }
+
+/// The rows of protocol.md's option tables: (name, type, default), the
+/// backticks taken off.
+fn documented_options(markdown: &str) -> Vec<(String, String, String, String)> {
+    let section = markdown
+        .split("\n## ")
+        .find(|s| s.starts_with("Options"))
+        .expect("protocol.md has a \"## Options\" section");
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split(" | ").map(|c| c.trim_matches(['|', ' '])).collect();
+            let bare = |cell: &str| cell.trim_matches('`').to_string();
+            (bare(cells[0]), bare(cells[1]), bare(cells[2]), row.to_string())
+        })
+        .collect()
+}
+
+/// Issue 17: the option tables said `empty` where the engine announces
+/// `<empty>`, and the SearchParams row missed parameters. Every option the
+/// engine announces has a row with its type and default, every row is an
+/// option, and the SearchFeatures and SearchParams rows list every name
+/// with its default (and range).
+#[test]
+fn the_option_tables_match_what_the_engine_announces() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let announced: Vec<(String, String, String)> = e
+        .until(|l| l == "uciok")
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .map(|rest| {
+            let (name, rest) = rest.split_once(" type ").unwrap();
+            let (kind, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            let default = rest.strip_prefix("default ").unwrap_or_default();
+            let default = default.split(" min ").next().unwrap().split(" var ").next().unwrap();
+            (name.to_string(), kind.to_string(), default.to_string())
+        })
+        .collect();
+    let documented = documented_options(PROTOCOL_MD);
+    let doc_names: Vec<&str> = documented.iter().map(|d| d.0.as_str()).collect();
+    let names: Vec<&str> = announced.iter().map(|a| a.0.as_str()).collect();
+    assert_eq!(doc_names, names, "the tables list the options in the engine's order");
+    for ((name, kind, default), (_, doc_kind, doc_default, _)) in announced.iter().zip(&documented) {
+        assert_eq!((kind, default), (doc_kind, doc_default), "option {name}");
+    }
+    let row = |name: &str| &documented.iter().find(|d| d.0 == name).unwrap().3;
+    let features = row("SearchFeatures");
+    let known = yote::search::alphabeta::Features::parse("-nosuch").unwrap_err();
+    let known = known.split("known: ").nth(1).unwrap().trim_end_matches(')');
+    for name in known.split(", ") {
+        let on = yote::search::alphabeta::Features::parse(&format!("+{name}")).unwrap()
+            == yote::search::alphabeta::Features::default();
+        let written = if on {
+            format!("`{name}`")
+        } else {
+            format!("`{name}` (off by default)")
+        };
+        assert!(features.contains(&written), "SearchFeatures row: {written}");
+    }
+    let params = row("SearchParams");
+    for p in yote::search::params::PARAMS {
+        let number = |n: i32| n.to_string().replace('-', "−");
+        let written = format!(
+            "`{}` {} ({}–{})",
+            p.name,
+            number(p.default),
+            number(p.min),
+            number(p.max)
+        );
+        assert!(params.contains(&written), "SearchParams row: {written}");
+    }
+}
