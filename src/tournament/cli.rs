@@ -333,7 +333,7 @@ fn load_openings(args: &MatchArgs, rules: &Rules, rounds: usize) -> Result<Vec<O
     );
     let list = match &args.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::textfile::read(path)
                 .with_context(|| format!("reading {}", path.display()))?;
             let mut list =
                 parse_openings(rules, &text).with_context(|| format!("in {}", path.display()))?;
