@@ -23,6 +23,9 @@ const MAX_PV: usize = 64;
 /// `root_moves`): setting up and reporting on each root move costs time
 /// that `stop` would otherwise wait for.
 const ROOT_MOVES: usize = 2 * NODE_MOVES;
+/// The nodes searched when the clock is within MoveOverhead: about three
+/// plies in standard Yoté, well under a millisecond.
+const AT_ONCE_NODES: u64 = 300;
 
 /// Searches `game`'s position with every feature on.
 pub fn search(
@@ -108,9 +111,12 @@ pub fn search_with(
         GameStage::of(game),
         &options.params,
     );
-    // No time left to think (the clock within MoveOverhead): one iteration,
-    // however fast the machine, so the answer does not wait on deepening.
-    // Infinite and ponder searches have time until `stop`/`ponderhit`.
+    // No time left to think (the clock within MoveOverhead): a few hundred
+    // nodes, a fraction of a millisecond of work however loaded the
+    // machine, instead of deepening until the last millisecond is up.
+    // (One iteration was tried: playing hundreds of moves at depth 1 lost
+    // far more than the time it saved.) Infinite and ponder searches have
+    // time until `stop`/`ponderhit`.
     let answer_at_once = budget.at_once() && !limits.infinite && !limits.ponder;
     let threads = effective_threads(options.threads);
     let ctl = Control {
@@ -125,7 +131,12 @@ pub fn search_with(
         node_limit: limits
             .nodes
             .unwrap_or(u64::MAX)
-            .min(skill.and_then(|s| s.nodes()).unwrap_or(u64::MAX)),
+            .min(skill.and_then(|s| s.nodes()).unwrap_or(u64::MAX))
+            .min(if answer_at_once {
+                AT_ONCE_NODES
+            } else {
+                u64::MAX
+            }),
         counters: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         tbhits: AtomicU64::new(0),
     };
@@ -144,7 +155,6 @@ pub fn search_with(
             .unwrap_or(MAX_PLY as u32)
             .min(skill.map_or(u32::MAX, |s| s.depth()))
             .min(mate_depth(limits))
-            .min(if answer_at_once { 1 } else { u32::MAX })
             .clamp(1, MAX_PLY as u32 - 2) as i32,
     };
     let report_lines = options.multipv.clamp(1, moves.len());

@@ -13,9 +13,9 @@
 //!                                                  lag under-estimates)
 //! cap      = usable - reserve
 //! horizon  = clamp(movestogo, 1, 50)              if movestogo > 0
-//!          = 40 - min(ply / 4, 15)                otherwise (sudden death;
-//!                                                  40 at the start, 25
-//!                                                  from ply 60 on:
+//!          = 60 - min(ply / 4, 20)                otherwise (sudden death;
+//!                                                  60 at the start, 40
+//!                                                  from ply 80 on:
 //!                                                  time_horizon and
 //!                                                  time_horizon_min),
 //!            raised to (ply / 2) * 100%           (a long game: about as
@@ -158,8 +158,8 @@ fn to_duration(ms: u128) -> Duration {
 /// shrinking to `time_horizon_min` as the game goes on; in a long game at
 /// least `time_long_share`% of the own moves already played (so the clock
 /// falls like 1/n instead of geometrically: a fixed horizon of 25 left
-/// 22 ms of a minute after 198 moves); at most the own moves the rules
-/// still allow.
+/// 22 ms of a minute after 198 moves, and games here last 100 moves a
+/// side and more); at most the own moves the rules still allow.
 fn sudden_death_horizon(stage: GameStage, params: &SearchParams) -> u128 {
     let param = |value: i32| u128::try_from(value).unwrap_or(0);
     let ply = u128::from(stage.ply);
@@ -388,13 +388,13 @@ mod tests {
 
     #[test]
     fn documented_formula_sudden_death() {
-        // usable 60000, horizon 40, inc 0: opt 1500, max min(7500, 18000).
+        // usable 60000, horizon 60, inc 0: opt 1000, max min(5000, 18000).
         let b = budget(&clock(60_000, 0), 0, 0);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1500, 7500));
-        // Ply 50: horizon max(28, 25) = 28, inc' 900. usable 9900,
-        // opt 353 + 720, max min(5365, 2970 + 900, 9900 - 990).
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1000, 5000));
+        // Ply 50: horizon max(48, 25) = 48, inc' 900. usable 9900,
+        // opt 206 + 720, max min(4630, 2970 + 900, 9900 - 990).
         let b = budget(&clock(10_000, 1000), 100, 50);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1073, 3870));
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (926, 3870));
         // Ply 200, a long game: horizon 100 own moves. opt 99 + 720.
         let b = budget(&clock(10_000, 1000), 100, 200);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (819, 3870));
@@ -404,10 +404,10 @@ mod tests {
     fn horizon_shrinks_then_grows_with_game_ply() {
         let l = clock(100_000, 0);
         let at = |ply| ms(budget(&l, 0, ply).optimum());
-        // 40, 32, 27 (the shrinking floor), then half the plies: 50, 2000.
+        // 60, 52, 47 (shrinking to 40), then half the plies: 50, 2000.
         assert_eq!(
             [at(0), at(32), at(52), at(100), at(u32::MAX)],
-            [2500, 3125, 3703, 2000, 50]
+            [1666, 1923, 2127, 2000, 50]
         );
     }
 
@@ -543,7 +543,7 @@ mod tests {
             }
         }
         let b = budget(&clock(u64::MAX, 0), 0, 0);
-        assert_eq!(ms(b.optimum()), u128::from(u64::MAX) / 40);
+        assert_eq!(ms(b.optimum()), u128::from(u64::MAX) / 60);
     }
 
     #[test]
@@ -639,7 +639,7 @@ mod tests {
         // The parameters are used: all high spreads the clock over more moves.
         let default = ms(budget(&clock(60_000, 0), 0, 0).optimum());
         let spread = ms(TimeBudget::new(&clock(60_000, 0), 0, GameStage::at_ply(0), &high).optimum());
-        assert_eq!((default, spread), (1500, 600));
+        assert_eq!((default, spread), (1000, 600));
     }
 
     /// What a budget decides over a few clocks: the budgets and the soft
@@ -773,7 +773,7 @@ mod tests {
     #[test]
     fn soft_stop_depends_on_stability_and_score_drop() {
         // optimum 1000 ms, maximum 5000 ms.
-        let b = budget(&clock(40_000, 0), 0, 0);
+        let b = budget(&clock(60_000, 0), 0, 0);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (1000, 5000));
         let at = Duration::from_millis;
 
