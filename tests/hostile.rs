@@ -978,7 +978,10 @@ fn control_characters_in_options_are_refused() {
         e.send_bytes(bytes);
         let out = e.sync();
         assert_eq!(out.len(), 1, "{out:?}");
-        assert!(out[0].starts_with("info string error: setoption:"), "{out:?}");
+        assert!(
+            out[0].starts_with("info string error: setoption:"),
+            "{out:?}"
+        );
         assert!(out[0].contains("control character U+000"), "{out:?}");
     }
     // Style is still `search`: a search reports depths, the random
@@ -986,5 +989,34 @@ fn control_characters_in_options_are_refused() {
     e.ask("position startpos moves @c3");
     e.send("go depth 4");
     let out = e.bestmove();
-    assert!(out.iter().any(|l| l.starts_with("info depth 4 ")), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{out:?}"
+    );
+}
+
+/// Issue 17: below Skill Level 20 (or with UCI_LimitStrength) every root
+/// move was scored line by line, so `go depth 1` in the 8×8 MultiJump
+/// lattice took 10–12 s against 14 ms at full strength. The weakened
+/// player is bounded like the full one.
+#[test]
+fn a_weakened_player_is_bounded_in_the_huge_position() {
+    for strength in [
+        "setoption name Skill Level value 5",
+        "setoption name Skill Level value 15",
+        "setoption name UCI_LimitStrength value true",
+    ] {
+        let mut e = huge_engine();
+        e.ask(strength);
+        let start = Instant::now();
+        e.send("go depth 1");
+        let out = e.bestmove();
+        let took = elapsed_ms(start);
+        assert!(errors(&out).is_empty(), "{strength}: {out:?}");
+        assert!(took < 2_000.0, "{strength}: go depth 1 took {took:.0} ms");
+        let best = best_of(&out);
+        let mut game =
+            Game::from_position(huge_rules(), huge_rules().parse_position(HUGE_FEN).unwrap());
+        assert!(game.play_text(&best).is_ok(), "{strength}: {best}");
+    }
 }

@@ -167,7 +167,9 @@ fn sequence_matches(pattern: &[Expect], lines: &[String]) -> bool {
         None => lines.is_empty(),
         Some((Expect::Any, rest)) => (0..=lines.len()).any(|i| sequence_matches(rest, &lines[i..])),
         Some((Expect::Line(want), rest)) => {
-            !lines.is_empty() && line_matches(want, &lines[0]) && sequence_matches(rest, &lines[1..])
+            !lines.is_empty()
+                && line_matches(want, &lines[0])
+                && sequence_matches(rest, &lines[1..])
         }
     }
 }
@@ -277,13 +279,31 @@ fn the_session_matcher_follows_its_rules() {
         "bestmove c1c3xf2"
     );
     assert_eq!(without_annotation("ugiok (or uciok)"), "ugiok (or uciok)");
-    assert!(line_matches("info string variant rows=5,…,x=1 startpos …", "info string variant rows=5,a=1,x=1 startpos 6/6 w"));
-    assert!(!line_matches("info string variant rows=5,…,x=1", "info string variant rows=6,x=1"));
+    assert!(line_matches(
+        "info string variant rows=5,…,x=1 startpos …",
+        "info string variant rows=5,a=1,x=1 startpos 6/6 w"
+    ));
+    assert!(!line_matches(
+        "info string variant rows=5,…,x=1",
+        "info string variant rows=6,x=1"
+    ));
     let doc = "info depth 1 seldepth 1 multipv 1 score cp 200 nodes 30 nps 30000 time 0 hashfull 0 pv d3b3xc4";
-    assert!(line_matches(doc, "info depth 3 seldepth 5 multipv 1 score cp -14 nodes 9 nps 1 time 2 hashfull 0 pv d3b3xc4 @a1"));
-    assert!(!line_matches(doc, "info depth 3 seldepth 5 multipv 1 score mate 2 nodes 9 nps 1 time 2 hashfull 0 pv d3b3xc4"));
-    assert!(!line_matches(doc, "info depth 3 seldepth 5 multipv 1 score cp 5 nodes 9 nps 1 time 2 hashfull 0 pv @a1"));
-    assert!(!line_matches(doc, "info depth 3 seldepth 5 multipv 1 score cp 5 nodes 9 nps 1 time 2 pv d3b3xc4"));
+    assert!(line_matches(
+        doc,
+        "info depth 3 seldepth 5 multipv 1 score cp -14 nodes 9 nps 1 time 2 hashfull 0 pv d3b3xc4 @a1"
+    ));
+    assert!(!line_matches(
+        doc,
+        "info depth 3 seldepth 5 multipv 1 score mate 2 nodes 9 nps 1 time 2 hashfull 0 pv d3b3xc4"
+    ));
+    assert!(!line_matches(
+        doc,
+        "info depth 3 seldepth 5 multipv 1 score cp 5 nodes 9 nps 1 time 2 hashfull 0 pv @a1"
+    ));
+    assert!(!line_matches(
+        doc,
+        "info depth 3 seldepth 5 multipv 1 score cp 5 nodes 9 nps 1 time 2 pv d3b3xc4"
+    ));
     let any = |lines: &[&str]| lines.iter().map(|l| l.to_string()).collect::<Vec<_>>();
     let pattern = [
         Expect::Line("a".into()),
@@ -313,9 +333,17 @@ fn documented_options(markdown: &str) -> Vec<(String, String, String, String)> {
         .lines()
         .filter(|l| l.starts_with("| `"))
         .map(|row| {
-            let cells: Vec<&str> = row.split(" | ").map(|c| c.trim_matches(['|', ' '])).collect();
+            let cells: Vec<&str> = row
+                .split(" | ")
+                .map(|c| c.trim_matches(['|', ' ']))
+                .collect();
             let bare = |cell: &str| cell.trim_matches('`').to_string();
-            (bare(cells[0]), bare(cells[1]), bare(cells[2]), row.to_string())
+            (
+                bare(cells[0]),
+                bare(cells[1]),
+                bare(cells[2]),
+                row.to_string(),
+            )
         })
         .collect()
 }
@@ -337,15 +365,25 @@ fn the_option_tables_match_what_the_engine_announces() {
             let (name, rest) = rest.split_once(" type ").unwrap();
             let (kind, rest) = rest.split_once(' ').unwrap_or((rest, ""));
             let default = rest.strip_prefix("default ").unwrap_or_default();
-            let default = default.split(" min ").next().unwrap().split(" var ").next().unwrap();
+            let default = default
+                .split(" min ")
+                .next()
+                .unwrap()
+                .split(" var ")
+                .next()
+                .unwrap();
             (name.to_string(), kind.to_string(), default.to_string())
         })
         .collect();
     let documented = documented_options(PROTOCOL_MD);
     let doc_names: Vec<&str> = documented.iter().map(|d| d.0.as_str()).collect();
     let names: Vec<&str> = announced.iter().map(|a| a.0.as_str()).collect();
-    assert_eq!(doc_names, names, "the tables list the options in the engine's order");
-    for ((name, kind, default), (_, doc_kind, doc_default, _)) in announced.iter().zip(&documented) {
+    assert_eq!(
+        doc_names, names,
+        "the tables list the options in the engine's order"
+    );
+    for ((name, kind, default), (_, doc_kind, doc_default, _)) in announced.iter().zip(&documented)
+    {
         assert_eq!((kind, default), (doc_kind, doc_default), "option {name}");
     }
     let row = |name: &str| &documented.iter().find(|d| d.0 == name).unwrap().3;

@@ -182,8 +182,7 @@ impl Session {
     /// A preset or a whole rule spec; every rule it does not name is reset.
     fn set_variant(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
         let variant = settings::variant_value(option, value)?;
-        let warning =
-            settings::variant_reset_warning(
+        let warning = settings::variant_reset_warning(
             option,
             self.rules.variant(),
             &variant,

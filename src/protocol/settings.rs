@@ -374,7 +374,12 @@ mod tests {
         assert_eq!(v.removal, Removal::BoardOrHand);
         assert_eq!(v.no_capture_draw, 100);
         // Rules the value does not name are standard's, whatever came before.
-        assert_eq!(variant_value(VARIANT, Some("multi_jump=true")).unwrap().rows, 5);
+        assert_eq!(
+            variant_value(VARIANT, Some("multi_jump=true"))
+                .unwrap()
+                .rows,
+            5
+        );
         for bad in [
             None,
             Some(""),
@@ -408,7 +413,12 @@ mod tests {
         assert!(!warning.contains("Rows"));
         let spec = "hand-removal,no_capture_draw=100,repetition_draw=0";
         assert_eq!(
-            variant_reset_warning(VARIANT, &old, &variant_value(VARIANT, Some(spec)).unwrap(), spec),
+            variant_reset_warning(
+                VARIANT,
+                &old,
+                &variant_value(VARIANT, Some(spec)).unwrap(),
+                spec
+            ),
             None
         );
         assert_eq!(variant_reset_warning(VARIANT, &new, &new, "standard"), None);

@@ -197,6 +197,8 @@ pub fn search_with(
 
 /// The root move a strength-limited player picks: weighed by the search's
 /// scores when it is attentive, else by a glance at each move's position.
+/// Moves past the lines the search scored (positions with thousands of
+/// moves) count by a glance either way.
 fn choose_with_skill(
     skill: &Skill,
     rules: &Rules,
@@ -204,7 +206,18 @@ fn choose_with_skill(
     moves: &[RootMove],
     rng: &mut SplitMix64,
 ) -> usize {
-    let searched: Vec<i32> = moves.iter().map(|rm| rm.score).collect();
+    let scored = skill.lines(moves.len());
+    let searched: Vec<i32> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, rm)| {
+            if i < scored {
+                rm.score
+            } else {
+                glance(rules, root, &rm.mv)
+            }
+        })
+        .collect();
     if skill.attentive(rng) {
         return skill.choose(&searched, None, rng);
     }

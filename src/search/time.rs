@@ -424,7 +424,10 @@ mod tests {
             time -= ms(b.optimum()) as i64 + 2;
         }
         let last = ms(budget(&clock(time as u64, 0), 10, 396).optimum());
-        assert!(time >= 1_000 && last >= 5, "{time} ms left, {last} ms a move");
+        assert!(
+            time >= 1_000 && last >= 5,
+            "{time} ms left, {last} ms a move"
+        );
     }
 
     fn staged(limits: &Limits, ply: u32, plies_left_at_most: Option<u64>) -> TimeBudget {
@@ -638,7 +641,8 @@ mod tests {
         }
         // The parameters are used: all high spreads the clock over more moves.
         let default = ms(budget(&clock(60_000, 0), 0, 0).optimum());
-        let spread = ms(TimeBudget::new(&clock(60_000, 0), 0, GameStage::at_ply(0), &high).optimum());
+        let spread =
+            ms(TimeBudget::new(&clock(60_000, 0), 0, GameStage::at_ply(0), &high).optimum());
         assert_eq!((default, spread), (1000, 600));
     }
 
