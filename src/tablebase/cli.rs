@@ -146,7 +146,11 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             yes,
         } => {
             let rules = rules_of(&variant)?;
-            let estimate = RunEstimate::new(&rules, pieces, threads(t))?;
+            let shard = match classes {
+                Some(text) => Shard::parse(&text).map_err(anyhow::Error::msg)?,
+                None => Shard::ALL,
+            };
+            let estimate = RunEstimate::new(&rules, pieces, threads(t), shard)?;
             eprintln!("tb generate: {estimate}");
             if estimate.is_large() && !yes {
                 bail!(
@@ -155,10 +159,6 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
                     dir.display()
                 );
             }
-            let shard = match classes {
-                Some(text) => Shard::parse(&text).map_err(anyhow::Error::msg)?,
-                None => Shard::ALL,
-            };
             let request = Request {
                 pieces,
                 dir: Some(dir),
@@ -248,8 +248,9 @@ struct RunEstimate {
 }
 
 impl RunEstimate {
-    /// Refuses a piece count the variant cannot reach.
-    fn new(rules: &Rules, pieces: u32, threads: usize) -> Result<RunEstimate> {
+    /// Refuses a piece count the variant cannot reach. A shard of the
+    /// classes (`--classes K/N`) is counted as its share of the whole.
+    fn new(rules: &Rules, pieces: u32, threads: usize, shard: Shard) -> Result<RunEstimate> {
         let v = rules.variant();
         let most = 2 * u32::from(v.pieces);
         if pieces > most {
@@ -264,7 +265,8 @@ impl RunEstimate {
         let positions = classes
             .iter()
             .map(|c| c.size(cells))
-            .fold(0u64, u64::saturating_add);
+            .fold(0u64, u64::saturating_add)
+            / u64::from(shard.count.max(1));
         let per_second = POSITIONS_PER_CORE_SECOND.saturating_mul(threads.max(1) as u64);
         Ok(RunEstimate {
             classes: classes.len(),
