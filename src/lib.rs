@@ -9,5 +9,6 @@ pub mod rules;
 pub mod search;
 pub mod spsa;
 pub mod tablebase;
+pub mod textfile;
 pub mod tournament;
 pub mod tune;

@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 use std::time::Instant;
 use yote::rules::{Rules, Variant, divide, divide_full, perft, perft_full};
 
@@ -10,7 +11,11 @@ use yote::rules::{Rules, Variant, divide, divide_full, perft, perft_full};
 #[command(
     name = "yote",
     version,
-    about = "A Yoté engine (UGI/UCI), perft, bench and match runner"
+    about = "A Yoté engine (UGI/UCI), perft, bench and match runner",
+    long_about = "A Yoté engine (UGI/UCI), perft, bench and match runner.\n\n\
+        With no subcommand, `yote` is the engine: it reads protocol commands \
+        (uci, ugi, position, go, ...) on standard input and answers on \
+        standard output (protocol.md). Each subcommand runs one job and exits."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -68,11 +73,23 @@ enum Command {
     Spsa(yote::spsa::SpsaArgs),
 }
 
-fn main() -> Result<()> {
+/// An error is the user's to read: one line of what went wrong and why,
+/// never the program's backtrace (which `RUST_BACKTRACE=1` would add to
+/// the `Result` that `main` returns).
+fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => yote::protocol::run_stdio(),
         Some(Command::Bench { depth }) => {

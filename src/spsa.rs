@@ -382,7 +382,7 @@ pub fn run(args: SpsaArgs) -> Result<()> {
     let settings = fingerprint(&args, &params);
     let fresh = Spsa::new(params, total_pairs);
     let mut state = if args.resume {
-        let text = std::fs::read_to_string(&args.state)
+        let text = crate::textfile::read(&args.state)
             .with_context(|| format!("--resume: reading {}", args.state.display()))?;
         State::parse(&text, &settings, fresh)
             .with_context(|| format!("--resume: {}", args.state.display()))?

@@ -222,7 +222,7 @@ fn read_games(args: &TuneArgs, family: Family) -> Result<Vec<(GameInput, f32)>> 
     let mut games = Vec::new();
     for path in &args.records {
         let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            crate::textfile::read(path).with_context(|| format!("reading {}", path.display()))?;
         let records = GameRecord::parse_all(&text)
             .map_err(|e| anyhow::anyhow!("{}: {e:?}", path.display()))?;
         for (i, record) in records.into_iter().enumerate() {

@@ -251,3 +251,16 @@ fn inside_the_tables_a_thrown_win_is_a_blunder_by_exact_value() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--tablebases"));
 }
+
+/// Issue 17: a plain move list saved with a byte-order mark (as Windows
+/// editors do) had its first move reported malformed.
+#[test]
+fn a_move_list_starting_with_a_byte_order_mark_is_read() {
+    let dir = scratch("bom");
+    let plain = dir.join("bom.txt");
+    std::fs::write(&plain, "\u{feff}@c3 @d3 c3c4\n").unwrap();
+    let out = dir.join("bom-out.pgn");
+    let summary = analyse(&plain, &out, &["--depth", "1"]);
+    assert_eq!(summary.matches("Game ").count(), 1, "{summary}");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("1. @c3 {"));
+}

@@ -973,3 +973,92 @@ fn command_line_perft_of_a_huge_position_is_an_error_not_a_panic() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// Issue 17: `go infinite` (or `go ponder`), then a `go` refused for a
+/// `searchmoves` move that is not one stopped the running search and
+/// printed its `bestmove` (during ponder, before `ponderhit`), then
+/// started nothing. A refused `go` must leave the running search alone,
+/// as one with a malformed number always did.
+#[test]
+fn a_refused_go_leaves_the_running_search_alone() {
+    for running in ["go infinite", "go ponder"] {
+        let mut e = started();
+        e.ask("setoption name Ponder value true");
+        e.ask("position startpos moves @c3");
+        e.send(running);
+        for refused in ["go searchmoves zz9 depth 1", "go depth x"] {
+            let out = e.ask(refused);
+            let bestmoves: Vec<_> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+            assert!(bestmoves.is_empty(), "{running}; {refused}: {out:#?}");
+            assert_eq!(errors(&out).len(), 1, "{running}; {refused}: {out:#?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let still = e.sync();
+        assert!(
+            still.iter().all(|l| !l.starts_with("bestmove")),
+            "{running}: {still:#?}"
+        );
+        e.send("stop");
+        let answer = e.bestmove();
+        assert!(errors(&answer).is_empty(), "{running}: {answer:#?}");
+        assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")));
+    }
+}
+
+/// Issue 17: a control character inside an option's name or value (a
+/// manager's `option.Hash=16<newline>…` splits into two lines on the way,
+/// and anything else reached the option as is) is refused with an error
+/// naming it, and the option keeps its value.
+#[test]
+fn control_characters_in_options_are_refused() {
+    let mut e = started();
+    for bytes in [
+        &b"setoption name X value a\x01b\n"[..],
+        b"setoption name Style value random\x01\n",
+        b"setoption name Sty\x02le value random\n",
+    ] {
+        e.send_bytes(bytes);
+        let out = e.sync();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("info string error: setoption:"),
+            "{out:?}"
+        );
+        assert!(out[0].contains("control character U+000"), "{out:?}");
+    }
+    // Style is still `search`: a search reports depths, the random
+    // player one line at depth 1 with a single node.
+    e.ask("position startpos moves @c3");
+    e.send("go depth 4");
+    let out = e.bestmove();
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{out:?}"
+    );
+}
+
+/// Issue 17: below Skill Level 20 (or with UCI_LimitStrength) every root
+/// move was scored line by line, so `go depth 1` in the 8×8 MultiJump
+/// lattice took 10–12 s against 14 ms at full strength. The weakened
+/// player is bounded like the full one.
+#[test]
+fn a_weakened_player_is_bounded_in_the_huge_position() {
+    for strength in [
+        "setoption name Skill Level value 5",
+        "setoption name Skill Level value 15",
+        "setoption name UCI_LimitStrength value true",
+    ] {
+        let mut e = huge_engine();
+        e.ask(strength);
+        let start = Instant::now();
+        e.send("go depth 1");
+        let out = e.bestmove();
+        let took = elapsed_ms(start);
+        assert!(errors(&out).is_empty(), "{strength}: {out:?}");
+        assert!(took < 2_000.0, "{strength}: go depth 1 took {took:.0} ms");
+        let best = best_of(&out);
+        let mut game =
+            Game::from_position(huge_rules(), huge_rules().parse_position(HUGE_FEN).unwrap());
+        assert!(game.play_text(&best).is_ok(), "{strength}: {best}");
+    }
+}

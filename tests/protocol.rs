@@ -1093,3 +1093,54 @@ fn skill_level_caps_the_search_and_20_is_full_strength() {
         "{lines:?}"
     );
 }
+
+/// Issue 17: `Variant` is a combo of the presets, so managers that check a
+/// combo's value (cutechess) or drop unknown ones (fastchess) could not
+/// send the rule spec. `VariantSpec` is a string option that takes it;
+/// `UCI_Variant` (Fairy-Stockfish's name, which its front ends send) is
+/// the presets' combo under that name.
+#[test]
+fn the_rule_spec_has_a_string_option_and_uci_variant_is_the_combo() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    let presets: String = yote::rules::Variant::PRESETS
+        .iter()
+        .map(|p| format!(" var {}", p.name))
+        .collect();
+    for expected in [
+        format!("option name Variant type combo default standard{presets}"),
+        "option name VariantSpec type string default standard".to_string(),
+        format!("option name UCI_Variant type combo default standard{presets}"),
+    ] {
+        assert!(lines.contains(&expected), "missing {expected}: {lines:#?}");
+    }
+    let spec = "hand-removal,no_capture_draw=100,no_capture_outcome=more-pieces";
+    let by_spec = e.ask(&format!("setoption name VariantSpec value {spec}"));
+    assert_eq!(by_spec.len(), 1, "{by_spec:?}");
+    let mut other = started("uci");
+    let by_variant = other.ask(&format!("setoption name Variant value {spec}"));
+    assert_eq!(by_spec, by_variant);
+    assert!(by_spec[0].contains(",no_capture_draw=100,"), "{by_spec:?}");
+    let out = e.ask("setoption name UCI_Variant value 6x6");
+    assert!(
+        out[0].starts_with("info string variant 6x6,rows=6,")
+            && out[1].starts_with("info string warning: UCI_Variant sets every rule"),
+        "{out:?}"
+    );
+    // Refusals name the option that was sent, and change nothing.
+    let out = e.ask("setoption name VariantSpec value rows=2");
+    assert!(
+        out.len() == 1 && out[0].starts_with("info string error: option VariantSpec: "),
+        "{out:?}"
+    );
+    assert_eq!(e.ask_one("query fen"), "response 6/6/6/6/6/6 w 12 12 0 1");
+    // Its reset warning names it too.
+    e.ask("setoption name NoCaptureDraw value 50");
+    let out = e.ask("setoption name VariantSpec value boxed");
+    assert!(
+        out.iter()
+            .any(|l| l.ends_with("setoption name VariantSpec value boxed,no_capture_draw=50")),
+        "{out:?}"
+    );
+}

@@ -589,3 +589,43 @@ fn smp_time_to_depth() {
         totals[0] / totals[1]
     );
 }
+
+/// Issue 17: `go p1time 23 p2time 4` with Black to move and MoveOverhead
+/// 10: Black has less than the overhead, yet the search deepened to
+/// depth 5–6 for its whole millisecond (15 ms on a loaded machine, and a
+/// manager at 100 ms + 1 ms flagged). It must answer at once: a few
+/// hundred nodes, whatever the machine.
+#[test]
+fn a_clock_within_move_overhead_is_answered_at_once() {
+    let mut game = Game::new(rules("standard"));
+    game.play_text("@c3").unwrap();
+    let request = SearchRequest {
+        limits: Limits {
+            time: Some(4),
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    let options = SearchOptions {
+        move_overhead_ms: 10,
+        ..SearchOptions::default()
+    };
+    let (result, infos) = run(&game, &request, &options);
+    assert!(result.best.is_some());
+    assert!(
+        result.nodes <= 1_000,
+        "{} nodes: {:?}",
+        result.nodes,
+        infos.last()
+    );
+    // With the overhead covered the clock is used as before.
+    let request = SearchRequest {
+        limits: Limits {
+            time: Some(200),
+            ..Limits::default()
+        },
+        searchmoves: Vec::new(),
+    };
+    let (result, _) = run(&game, &request, &options);
+    assert!(result.nodes > 1_000, "{} nodes", result.nodes);
+}

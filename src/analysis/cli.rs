@@ -80,7 +80,7 @@ impl AnalyseArgs {
 pub fn run(args: AnalyseArgs) -> Result<()> {
     let limits = args.limits()?;
     let variant = Variant::from_spec(&args.variant).context("--variant")?;
-    let text = std::fs::read_to_string(&args.records)
+    let text = crate::textfile::read(&args.records)
         .with_context(|| format!("reading {}", args.records.display()))?;
     let games = read_games(&text, &variant)?;
     let workers = args
@@ -144,6 +144,7 @@ fn load_tables(paths: Option<&str>, games: &[GameInput]) -> Result<Tables> {
 
 /// Records, or a plain move list when the text has no tags.
 fn read_games(text: &str, variant: &Variant) -> Result<Vec<GameInput>> {
+    let text = crate::textfile::without_bom(text);
     let has_tags = text.lines().any(|l| l.trim_start().starts_with('['));
     let records = if has_tags {
         GameRecord::parse_all(text).context("reading records")?

@@ -153,6 +153,14 @@ pub enum ParseError {
         command: &'static str,
         token: String,
     },
+    /// An option name or value holding a control character (a newline
+    /// smuggled in by a manager would otherwise become a second command
+    /// in some other engine; here it is refused the same way everywhere).
+    ControlCharacter {
+        part: &'static str,
+        found: char,
+        text: String,
+    },
 }
 
 impl fmt::Display for ParseError {
@@ -174,6 +182,13 @@ impl fmt::Display for ParseError {
             ParseError::UnknownToken { command, token } => {
                 write!(f, "{command}: unexpected token {}", Shown(token))
             }
+            ParseError::ControlCharacter { part, found, text } => write!(
+                f,
+                "setoption: the option {part} {} holds the control character U+{:04X}; \
+                 option names and values may not",
+                Shown(text),
+                u32::from(*found)
+            ),
         }
     }
 }
@@ -301,7 +316,24 @@ fn parse_setoption(line: &str, rest: &[Token<'_>]) -> Result<Command, ParseError
         .collect::<Vec<_>>()
         .join(" ");
     let value = value_at.map(|i| line[after_name[i].end..].trim().to_string());
+    refuse_control_characters("name", &name)?;
+    if let Some(value) = &value {
+        refuse_control_characters("value", value)?;
+    }
     Ok(Command::SetOption { name, value })
+}
+
+/// Control characters have no place in an option (a tab, which is
+/// whitespace, may separate words of a value).
+fn refuse_control_characters(part: &'static str, text: &str) -> Result<(), ParseError> {
+    match text.chars().find(|&c| c.is_control() && c != '\t') {
+        Some(found) => Err(ParseError::ControlCharacter {
+            part,
+            found,
+            text: text.to_string(),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn parse_position(rest: &[Token<'_>]) -> Result<Command, ParseError> {
@@ -626,6 +658,35 @@ mod tests {
             Err(ParseError::UnknownToken {
                 command: "isready",
                 token: "now".into()
+            })
+        );
+    }
+
+    /// Issue 17: `setoption name X value a<0x01>b` was taken as is.
+    #[test]
+    fn setoption_refuses_control_characters() {
+        for (line, part, found) in [
+            ("setoption name X value a\u{1}b", "value", '\u{1}'),
+            ("setoption name Hash value 16\u{1b}[2J", "value", '\u{1b}'),
+            ("setoption name Ha\u{7f}sh value 16", "name", '\u{7f}'),
+            ("setoption name Seed value 1\r2", "value", '\r'),
+        ] {
+            match parse(line) {
+                Err(e @ ParseError::ControlCharacter { .. }) => {
+                    let text = e.to_string();
+                    assert!(text.contains(part), "{text}");
+                    let code = format!("U+{:04X}", u32::from(found));
+                    assert!(text.contains(&code), "{text}");
+                    assert!(!text.chars().any(|c| c.is_control()), "{text:?}");
+                }
+                other => panic!("{line:?}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            parse("setoption name TablebasePath value a\tb"),
+            Ok(Command::SetOption {
+                name: "TablebasePath".into(),
+                value: Some("a\tb".into())
             })
         );
     }

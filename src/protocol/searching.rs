@@ -15,7 +15,7 @@ use super::output::{Output, bestmove_line, info_line, legal_prefix};
 use super::watchdog::Watchdog;
 use crate::rules::{Game, Move, MoveList, Position, Rules};
 use crate::search::params::SearchParams;
-use crate::search::time::TimeBudget;
+use crate::search::time::{GameStage, TimeBudget};
 use crate::search::{
     Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
 };
@@ -46,7 +46,7 @@ struct GoContext {
     limits: Limits,
     move_overhead_ms: u64,
     params: SearchParams,
-    ply: u32,
+    stage: GameStage,
 }
 
 #[derive(Default)]
@@ -220,7 +220,7 @@ impl SearchControl {
             let engine = lock(&self.engine);
             (engine.options().move_overhead_ms, engine.options().params)
         };
-        let ply = game.moves().len() as u32;
+        let stage = GameStage::of(game);
         let started = Instant::now();
         let id = {
             let mut s = lock(&self.shared);
@@ -238,14 +238,14 @@ impl SearchControl {
                     limits: request.limits.clone(),
                     move_overhead_ms,
                     params,
-                    ply,
+                    stage,
                 }),
                 last_answer: s.last_answer.take(),
                 ..Shared::default()
             };
             s.id
         };
-        match hard_limit(&request.limits, move_overhead_ms, ply, &params) {
+        match hard_limit(&request.limits, move_overhead_ms, stage, &params) {
             Some(limit) => self.watchdog.arm(started + limit, id),
             None => self.watchdog.disarm(),
         }
@@ -287,7 +287,7 @@ impl SearchControl {
             ponder: false,
             ..ctx.limits.clone()
         };
-        if let Some(limit) = hard_limit(&limits, ctx.move_overhead_ms, ctx.ply, &ctx.params) {
+        if let Some(limit) = hard_limit(&limits, ctx.move_overhead_ms, ctx.stage, &ctx.params) {
             self.watchdog.arm(Instant::now() + limit, s.id);
         }
     }
@@ -325,10 +325,10 @@ impl SearchControl {
 fn hard_limit(
     limits: &Limits,
     move_overhead_ms: u64,
-    ply: u32,
+    stage: GameStage,
     params: &SearchParams,
 ) -> Option<std::time::Duration> {
-    TimeBudget::new(limits, move_overhead_ms, ply, params).hard_deadline()
+    TimeBudget::new(limits, move_overhead_ms, stage, params).hard_deadline()
 }
 
 fn on_event(shared: &Mutex<Shared>, out: &Output, event: SearchEvent) {

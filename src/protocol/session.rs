@@ -10,7 +10,7 @@ use super::display;
 use super::options::{OptionTable, OptionValue};
 use super::output::Output;
 use super::searching::SearchControl;
-use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES, VARIANT};
+use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES};
 
 const THREADS: &str = "Threads";
 use crate::rules::{
@@ -167,8 +167,8 @@ impl Session {
             return self.out.error(&format!("unknown option {name:?}"));
         };
         let canonical = def.name.clone();
-        let result = if canonical == VARIANT {
-            self.set_variant(value)
+        let result = if settings::sets_every_rule(&canonical) {
+            self.set_variant(&canonical, value)
         } else if let Some(key) = settings::rule_key(&canonical) {
             self.set_rule(&canonical, key, value)
         } else {
@@ -180,10 +180,14 @@ impl Session {
     }
 
     /// A preset or a whole rule spec; every rule it does not name is reset.
-    fn set_variant(&mut self, value: Option<&str>) -> Result<(), String> {
-        let variant = settings::variant_value(value)?;
-        let warning =
-            settings::variant_reset_warning(self.rules.variant(), &variant, value.unwrap_or(""));
+    fn set_variant(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
+        let variant = settings::variant_value(option, value)?;
+        let warning = settings::variant_reset_warning(
+            option,
+            self.rules.variant(),
+            &variant,
+            value.unwrap_or(""),
+        );
         self.change_rules(variant)?;
         if let Some(warning) = warning {
             self.out.info_string(&warning);
@@ -323,6 +327,13 @@ impl Session {
     }
 
     fn go(&mut self, params: &GoParams) {
+        // The whole `go` is checked before the running search is touched:
+        // a refused one changes nothing (a `searchmoves` move that is not
+        // legal once stopped an infinite or pondering search).
+        let searchmoves = match self.valid_searchmoves(params) {
+            Ok(moves) => moves,
+            Err(e) => return self.out.error(&e),
+        };
         // The old search's `bestmove` comes first, so a client that sent
         // `stop` and `go` at once reads the answer to each in order.
         if self.search.is_active() && !self.search.stop_and_wait() {
@@ -335,10 +346,6 @@ impl Session {
         if self.refused("go") {
             return self.out.line("bestmove (none)");
         }
-        let searchmoves = match self.searchmoves(&params.searchmoves) {
-            Ok(moves) => moves,
-            Err(e) => return self.out.error(&e),
-        };
         if self.given.is_none() {
             self.out
                 .info_string("no position given: searching the current (start) position");
@@ -371,6 +378,15 @@ impl Session {
             ..SearchRequest::default()
         };
         self.search.go(&self.game, request, ponder);
+    }
+
+    /// The `searchmoves` of a `go` that will search (a `go perft`, or one
+    /// after a rejected position, searches nothing and has none to check).
+    fn valid_searchmoves(&self, params: &GoParams) -> Result<Vec<Move>, String> {
+        if params.perft.is_some() || self.rejected.is_some() {
+            return Ok(Vec::new());
+        }
+        self.searchmoves(&params.searchmoves)
     }
 
     fn searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, String> {

@@ -15,6 +15,18 @@ use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search::{PlayStyle, SearchOptions};
 
 pub const VARIANT: &str = "Variant";
+/// The whole rule set as a `string` option: managers that check a combo's
+/// value against its vars (cutechess) or drop unknown ones (fastchess)
+/// cannot send a spec through `Variant`.
+pub const VARIANT_SPEC: &str = "VariantSpec";
+/// Fairy-Stockfish's name for the variant combo, which front ends made
+/// for it send: the same presets as `Variant`.
+pub const UCI_VARIANT: &str = "UCI_Variant";
+
+/// True for the three options that set every rule at once.
+pub fn sets_every_rule(option: &str) -> bool {
+    [VARIANT, VARIANT_SPEC, UCI_VARIANT].contains(&option)
+}
 pub const CLEAR_HASH: &str = "Clear Hash";
 pub const PONDER: &str = "Ponder";
 
@@ -130,7 +142,11 @@ fn rule_options() -> Vec<OptionDef> {
         .iter()
         .map(|p| p.name.to_string())
         .collect();
-    let mut defs = vec![combo(VARIANT, "standard".to_string(), &presets)];
+    let mut defs = vec![
+        combo(VARIANT, "standard".to_string(), &presets),
+        OptionDef::string(VARIANT_SPEC, "standard"),
+        combo(UCI_VARIANT, "standard".to_string(), &presets),
+    ];
     for (name, key) in RULE_OPTIONS {
         let default = rule_value(&std, key);
         defs.push(match key {
@@ -174,19 +190,24 @@ pub fn value_text(value: &OptionValue) -> String {
 /// reads — in particular the one `info string variant` prints — applied on
 /// top of `standard`. One option thus sets every rule, whatever order a
 /// client sends its options in.
-pub fn variant_value(value: Option<&str>) -> Result<Variant, String> {
+pub fn variant_value(option: &str, value: Option<&str>) -> Result<Variant, String> {
     let spec = value
         .map(str::trim)
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| OptionError::MissingValue(VARIANT.to_string()).to_string())?;
-    Variant::from_spec(spec).map_err(|e| format!("option {VARIANT}: {e}"))
+        .ok_or_else(|| OptionError::MissingValue(option.to_string()).to_string())?;
+    Variant::from_spec(spec).map_err(|e| format!("option {option}: {e}"))
 }
 
 /// The warning for a `Variant` value that switched off or changed a rule no
 /// preset sets (NoCaptureDraw, NoCaptureOutcome, RepetitionDraw) without
 /// naming it: `NoCaptureDraw 100` then `Variant hand-removal` loses the draw
 /// rule, which must not pass silently. It says how to keep the rule.
-pub fn variant_reset_warning(old: &Variant, new: &Variant, spec: &str) -> Option<String> {
+pub fn variant_reset_warning(
+    option: &str,
+    old: &Variant,
+    new: &Variant,
+    spec: &str,
+) -> Option<String> {
     let named: Vec<String> = spec
         .split(',')
         .filter_map(|item| item.split_once('='))
@@ -211,20 +232,22 @@ pub fn variant_reset_warning(old: &Variant, new: &Variant, spec: &str) -> Option
         .collect();
     let them = if lost.len() == 1 { "it" } else { "them" };
     Some(format!(
-        "warning: Variant sets every rule and reset {}; to keep {them}, name {them} in the value: setoption name Variant value {}{keep}",
+        "warning: {option} sets every rule and reset {}; to keep {them}, name {them} in the value: setoption name {option} value {}{keep}",
         changes.join(", "),
         spec.trim()
     ))
 }
 
-/// Makes the rule options (and the `Variant` combo, when the rules equal a
-/// preset) show `variant`.
+/// Makes the rule options, `VariantSpec` (and the `Variant` combos, when
+/// the rules equal a preset) show `variant`.
 pub fn sync_rule_options(table: &mut OptionTable, variant: &Variant) -> Result<(), OptionError> {
     for (name, key) in RULE_OPTIONS {
         table.set(name, Some(&rule_value(variant, key)))?;
     }
+    table.set(VARIANT_SPEC, Some(&variant_spec(variant)))?;
     if let Some(preset) = variant.preset_name() {
         table.set(VARIANT, Some(preset))?;
+        table.set(UCI_VARIANT, Some(preset))?;
     }
     Ok(())
 }
@@ -334,19 +357,29 @@ mod tests {
         assert_eq!(table.get_text("WinCondition"), Some("capture-all"));
         assert_eq!(table.get_bool("ThreeDraw"), Some(true));
         assert_eq!(table.get_text("Variant"), Some("classic"));
+        assert_eq!(table.get_text("UCI_Variant"), Some("classic"));
+        assert_eq!(
+            table.get_text("VariantSpec"),
+            Some(variant_spec(&classic).as_str())
+        );
     }
 
     #[test]
     fn variant_value_takes_presets_and_specs_exactly() {
         assert_eq!(
-            variant_value(Some("classic")),
+            variant_value(VARIANT, Some("classic")),
             Ok(Variant::preset("classic").unwrap())
         );
-        let v = variant_value(Some(" hand-removal, no_capture_draw=100 ")).unwrap();
+        let v = variant_value(VARIANT, Some(" hand-removal, no_capture_draw=100 ")).unwrap();
         assert_eq!(v.removal, Removal::BoardOrHand);
         assert_eq!(v.no_capture_draw, 100);
         // Rules the value does not name are standard's, whatever came before.
-        assert_eq!(variant_value(Some("multi_jump=true")).unwrap().rows, 5);
+        assert_eq!(
+            variant_value(VARIANT, Some("multi_jump=true"))
+                .unwrap()
+                .rows,
+            5
+        );
         for bad in [
             None,
             Some(""),
@@ -355,10 +388,10 @@ mod tests {
             Some("rows=2"),
             Some("x=1"),
         ] {
-            assert!(variant_value(bad).is_err(), "{bad:?}");
+            assert!(variant_value(VARIANT, bad).is_err(), "{bad:?}");
         }
         assert_eq!(
-            variant_value(Some("")).unwrap_err(),
+            variant_value(VARIANT, Some("")).unwrap_err(),
             "option Variant needs a value"
         );
     }
@@ -366,8 +399,8 @@ mod tests {
     #[test]
     fn variant_warns_only_about_unnamed_history_rules_it_changes() {
         let old = Variant::from_spec("6x6,no_capture_draw=100,repetition_draw=3").unwrap();
-        let new = variant_value(Some("hand-removal")).unwrap();
-        let warning = variant_reset_warning(&old, &new, "hand-removal").unwrap();
+        let new = variant_value(VARIANT, Some("hand-removal")).unwrap();
+        let warning = variant_reset_warning(VARIANT, &old, &new, "hand-removal").unwrap();
         assert!(
             warning.contains("NoCaptureDraw 100 -> 0, RepetitionDraw 3 -> 0; to keep them"),
             "{warning}"
@@ -380,10 +413,15 @@ mod tests {
         assert!(!warning.contains("Rows"));
         let spec = "hand-removal,no_capture_draw=100,repetition_draw=0";
         assert_eq!(
-            variant_reset_warning(&old, &variant_value(Some(spec)).unwrap(), spec),
+            variant_reset_warning(
+                VARIANT,
+                &old,
+                &variant_value(VARIANT, Some(spec)).unwrap(),
+                spec
+            ),
             None
         );
-        assert_eq!(variant_reset_warning(&new, &new, "standard"), None);
+        assert_eq!(variant_reset_warning(VARIANT, &new, &new, "standard"), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::alphabeta::{Control, Features, INF, MAX_PLY, NODE_MOVES, RootMove, Searcher};
 use super::params::Tuning;
 use super::skill::Skill;
-use super::time::{Limits, TimeBudget};
+use super::time::{GameStage, Limits, TimeBudget};
 use super::tt::{MATE, MATE_BOUND, TranspositionTable};
 use super::{
     PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult, Signals,
@@ -23,6 +23,9 @@ const MAX_PV: usize = 64;
 /// `root_moves`): setting up and reporting on each root move costs time
 /// that `stop` would otherwise wait for.
 const ROOT_MOVES: usize = 2 * NODE_MOVES;
+/// The nodes searched when the clock is within MoveOverhead: about three
+/// plies in standard Yoté, well under a millisecond.
+const AT_ONCE_NODES: u64 = 300;
 
 /// Searches `game`'s position with every feature on.
 pub fn search(
@@ -105,9 +108,16 @@ pub fn search_with(
     let budget = TimeBudget::new(
         &clock,
         options.move_overhead_ms,
-        game.moves().len() as u32,
+        GameStage::of(game),
         &options.params,
     );
+    // No time left to think (the clock within MoveOverhead): a few hundred
+    // nodes, a fraction of a millisecond of work however loaded the
+    // machine, instead of deepening until the last millisecond is up.
+    // (One iteration was tried: playing hundreds of moves at depth 1 lost
+    // far more than the time it saved.) Infinite and ponder searches have
+    // time until `stop`/`ponderhit`.
+    let answer_at_once = budget.at_once() && !limits.infinite && !limits.ponder;
     let threads = effective_threads(options.threads);
     let ctl = Control {
         signals,
@@ -121,7 +131,12 @@ pub fn search_with(
         node_limit: limits
             .nodes
             .unwrap_or(u64::MAX)
-            .min(skill.and_then(|s| s.nodes()).unwrap_or(u64::MAX)),
+            .min(skill.and_then(|s| s.nodes()).unwrap_or(u64::MAX))
+            .min(if answer_at_once {
+                AT_ONCE_NODES
+            } else {
+                u64::MAX
+            }),
         counters: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         tbhits: AtomicU64::new(0),
     };
@@ -182,6 +197,8 @@ pub fn search_with(
 
 /// The root move a strength-limited player picks: weighed by the search's
 /// scores when it is attentive, else by a glance at each move's position.
+/// Moves past the lines the search scored (positions with thousands of
+/// moves) count by a glance either way.
 fn choose_with_skill(
     skill: &Skill,
     rules: &Rules,
@@ -189,7 +206,18 @@ fn choose_with_skill(
     moves: &[RootMove],
     rng: &mut SplitMix64,
 ) -> usize {
-    let searched: Vec<i32> = moves.iter().map(|rm| rm.score).collect();
+    let scored = skill.lines(moves.len());
+    let searched: Vec<i32> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, rm)| {
+            if i < scored {
+                rm.score
+            } else {
+                glance(rules, root, &rm.mv)
+            }
+        })
+        .collect();
     if skill.attentive(rng) {
         return skill.choose(&searched, None, rng);
     }

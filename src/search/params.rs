@@ -121,8 +121,13 @@ search_params! {
     qs_removals: 2 in 1..=8, c_end 1.0, r_end 0.002;
     /// Sudden death: the moves the clock is shared over at the start of
     /// the game, and the least it shrinks to (one less every 4 plies).
-    time_horizon: 40 in 10..=100, c_end 3.0, r_end 0.002, time;
-    time_horizon_min: 25 in 5..=100, c_end 2.0, r_end 0.002, time;
+    time_horizon: 60 in 10..=100, c_end 3.0, r_end 0.002, time;
+    time_horizon_min: 40 in 5..=100, c_end 2.0, r_end 0.002, time;
+    /// Sudden death in a long game: the horizon is at least this percent
+    /// of the moves already played (a game that has lasted n moves is
+    /// expected to last about n more), so the clock shrinks like 1/n
+    /// rather than geometrically.
+    time_long_share: 100 in 0..=200, c_end 10.0, r_end 0.002, time;
     /// Percent of the increment added to the soft budget.
     time_inc_share: 80 in 0..=100, c_end 5.0, r_end 0.002, time;
     /// Sudden death: the hard budget's share of the clock, in percent, and

@@ -43,6 +43,14 @@ const HEAT_PER_CARELESS_LEVEL: f64 = 1.87;
 /// Nodes per move at `PRECISE_FROM`, and the budget's doublings per level.
 const FIRST_NODES: f64 = 1000.0;
 const DOUBLINGS_PER_LEVEL: f64 = 1.25;
+/// Root moves visited per iteration to score the noisy levels' lines:
+/// scoring line k searches the moves from k on, so scoring every one of N
+/// moves visits N²/2. Up to 128 root moves (nearly every position of the
+/// presets) all are scored; in an 8×8 MultiJump position with 8192 root
+/// moves, two
+/// (`go depth 1` at Skill Level 5 took 10–12 s there, 14 ms at full
+/// strength), and the rest are weighed by a glance.
+const SCORED_ROOT_VISITS: usize = 16_384;
 /// The last capped level before full strength, and about what full
 /// strength searches in one second on one core here: the budget between
 /// the two grows geometrically, so that `UCI_Elo` just below full strength
@@ -115,9 +123,15 @@ impl Skill {
     }
 
     /// How many root moves get an exact score: all of them when the move
-    /// is drawn from the scores.
+    /// is drawn from the scores, unless there are so many that scoring
+    /// them all would take the search quadratically longer than full
+    /// strength's (see `SCORED_ROOT_VISITS`).
     pub fn lines(&self, root_moves: usize) -> usize {
-        if self.noisy() { root_moves } else { 1 }
+        if !self.noisy() {
+            return 1;
+        }
+        let affordable = SCORED_ROOT_VISITS / root_moves.max(1);
+        root_moves.min(affordable.max(1))
     }
 
     /// Softmax temperature in centipawns; 0 from `PRECISE_FROM` up.
@@ -202,6 +216,23 @@ mod tests {
             count[skill.choose(moves, None, &mut rng)] += 1;
         }
         count
+    }
+
+    /// Issue 17: scoring all 8192 root moves of an 8×8 MultiJump position
+    /// line by line took 10–12 s for `go depth 1`. Ordinary positions still
+    /// have every move scored.
+    #[test]
+    fn the_lines_scored_are_bounded_in_huge_positions() {
+        let noisy = Skill::from_level(5).unwrap();
+        for moves in [1, 30, 90, 128] {
+            assert_eq!(noisy.lines(moves), moves);
+        }
+        assert_eq!(noisy.lines(8192), 2);
+        assert_eq!(noisy.lines(1_000_000), 1);
+        for moves in [129, 500, 8192] {
+            assert!(noisy.lines(moves) * moves <= SCORED_ROOT_VISITS);
+        }
+        assert_eq!(Skill::from_level(15).unwrap().lines(8192), 1);
     }
 
     #[test]

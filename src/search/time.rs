@@ -13,11 +13,17 @@
 //!                                                  lag under-estimates)
 //! cap      = usable - reserve
 //! horizon  = clamp(movestogo, 1, 50)              if movestogo > 0
-//!          = 40 - min(ply / 4, 15)                otherwise (sudden death;
-//!                                                  40 at the start, 25
-//!                                                  from ply 60 on:
+//!          = 60 - min(ply / 4, 20)                otherwise (sudden death;
+//!                                                  60 at the start, 40
+//!                                                  from ply 80 on:
 //!                                                  time_horizon and
-//!                                                  time_horizon_min)
+//!                                                  time_horizon_min),
+//!            raised to (ply / 2) * 100%           (a long game: about as
+//!                                                  many moves again are
+//!                                                  expected; time_long_share)
+//!            and lowered to ceil(left / 2)        when the rules bound the
+//!                                                  plies left (see
+//!                                                  `GameStage`), at least 1
 //! inc'     = inc - overhead                       (saturating; every
 //!                                                  future move pays the lag
 //!                                                  out of its increment)
@@ -34,8 +40,10 @@
 //! ranges that keep every budget under `cap`; the figures are the defaults.
 //!
 //! Both budgets are then raised to at least 1 ms: the engine must always
-//! return a move, so when `time <= overhead` the smallest possible budget
-//! is the only safe one.
+//! return a move. When `time <= overhead` (or `movetime <= overhead`)
+//! there is no time to think at all: the budget says so (`at_once`) and
+//! the search stops after its first iteration, whatever the machine's
+//! speed, instead of deepening until the 1 ms is up.
 //!
 //! With `movetime = T`, both budgets are `max(T - overhead, 1)`, further
 //! capped by `cap` if a clock is also given.
@@ -47,10 +55,65 @@
 //! than the increment returns, no budget can avoid flagging eventually).
 
 use super::params::SearchParams;
+use crate::rules::{Game, Player, Position, Rules};
 use std::time::Duration;
 
 const RESERVE_MAX_MS: u128 = 1_000;
 const MAX_HORIZON: u128 = 50;
+/// The longest sudden-death horizon, in own moves: far beyond any game
+/// seen, it only keeps the arithmetic of absurd move numbers sane.
+const MAX_LONG_HORIZON: u128 = 2_000;
+
+/// What the clock needs to know of the game besides the limits: how far
+/// it has come and, when the rules bound it, how long it can still last.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameStage {
+    /// Half-moves already played.
+    pub ply: u32,
+    /// The most plies the game can still last, when the rules say.
+    pub plies_left_at_most: Option<u64>,
+}
+
+impl GameStage {
+    /// The stage of `game`. The plies played are read from the position's
+    /// move number too, so a manager that sends `position fen <now>` with
+    /// no moves is not taken to be at the start of its game.
+    pub fn of(game: &Game) -> GameStage {
+        let pos = game.position();
+        let black = u32::from(pos.side_to_move() == Player::Black);
+        let by_number = pos.move_number().saturating_sub(1).saturating_mul(2) + black;
+        GameStage {
+            ply: by_number.max(u32::try_from(game.moves().len()).unwrap_or(u32::MAX)),
+            plies_left_at_most: plies_left_at_most(game.rules(), pos),
+        }
+    }
+
+    /// A stage known only by its ply (no bound on the plies left).
+    pub fn at_ply(ply: u32) -> GameStage {
+        GameStage {
+            ply,
+            plies_left_at_most: None,
+        }
+    }
+}
+
+/// With `NoCaptureDraw` N, the game ends or a capture comes within N plies
+/// (N minus the plies already without one, the first time), and every
+/// capture takes at least one piece: after as many captures as the two
+/// sides have pieces above the losing count, the next one ends the game.
+/// Without that rule nothing bounds the length.
+fn plies_left_at_most(rules: &Rules, pos: &Position) -> Option<u64> {
+    let variant = rules.variant();
+    let limit = u64::from(variant.no_capture_draw);
+    if limit == 0 {
+        return None;
+    }
+    let lost_at = variant.loss_threshold();
+    let spare = |player| u64::from(pos.total(player).saturating_sub(lost_at + 1));
+    let captures_before_the_last = spare(Player::White) + spare(Player::Black);
+    let first = limit.saturating_sub(u64::from(pos.plies_since_capture()));
+    Some(first + captures_before_the_last * limit)
+}
 
 /// Search limits as given by the `go` command.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,6 +141,8 @@ pub struct TimeBudget {
     /// `movetime`: the user asked for exactly this long, so stability and
     /// score drops must not shorten it.
     fixed: bool,
+    /// No time to think: the clock (or movetime) is within the overhead.
+    at_once: bool,
     /// The soft stop's scale, in thousandths: when the best move just
     /// changed, less per stable iteration, more per centipawn dropped.
     stable_start: u128,
@@ -89,17 +154,35 @@ fn to_duration(ms: u128) -> Duration {
     Duration::from_millis(u64::try_from(ms).unwrap_or(u64::MAX))
 }
 
+/// The own moves a sudden-death clock is shared over: `time_horizon`,
+/// shrinking to `time_horizon_min` as the game goes on; in a long game at
+/// least `time_long_share`% of the own moves already played (so the clock
+/// falls like 1/n instead of geometrically: a fixed horizon of 25 left
+/// 22 ms of a minute after 198 moves, and games here last 100 moves a
+/// side and more); at most the own moves the rules still allow.
+fn sudden_death_horizon(stage: GameStage, params: &SearchParams) -> u128 {
+    let param = |value: i32| u128::try_from(value).unwrap_or(0);
+    let ply = u128::from(stage.ply);
+    let start = param(params.time_horizon).max(1);
+    let shrink = (ply / 4).min(start.saturating_sub(param(params.time_horizon_min)));
+    let long_game = ply / 2 * param(params.time_long_share) / 100;
+    let horizon = (start - shrink).max(long_game);
+    let allowed = stage
+        .plies_left_at_most
+        .map_or(u128::MAX, |plies| u128::from(plies).div_ceil(2));
+    horizon.min(allowed).clamp(1, MAX_LONG_HORIZON)
+}
+
 impl TimeBudget {
-    /// Computes the budget for the side to move. `ply_of_game` is the number
-    /// of half-moves already played; it shortens the sudden-death horizon as
-    /// the game progresses.
+    /// Computes the budget for the side to move. `stage` (the plies
+    /// played, the most left) sets the sudden-death horizon.
     ///
     /// `infinite` and `ponder` yield an unlimited budget; on `ponderhit` the
     /// caller should build a new budget with `ponder = false`.
     pub fn new(
         limits: &Limits,
         move_overhead_ms: u64,
-        ply_of_game: u32,
+        stage: GameStage,
         params: &SearchParams,
     ) -> TimeBudget {
         // The parameters' ranges are all non-negative.
@@ -108,6 +191,7 @@ impl TimeBudget {
             optimum: None,
             maximum: None,
             fixed: false,
+            at_once: false,
             stable_start: param(params.time_stable_start),
             stable_step: param(params.time_stable_step),
             drop_scale: param(params.time_drop_scale),
@@ -126,29 +210,27 @@ impl TimeBudget {
                     let n = u128::from(n).min(MAX_HORIZON);
                     (n, usable * (3 * n + 7) / (10 * n))
                 }
-                None => {
-                    let start = param(params.time_horizon).max(1);
-                    let shrink = (u128::from(ply_of_game) / 4)
-                        .min(start.saturating_sub(param(params.time_horizon_min)));
-                    (start - shrink, usable * param(params.time_hard_share) / 100)
-                }
+                None => (
+                    sudden_death_horizon(stage, params),
+                    usable * param(params.time_hard_share) / 100,
+                ),
             };
             let optimum = usable / horizon + inc * param(params.time_inc_share) / 100;
             let maximum = (param(params.time_max_over_optimum) * optimum)
                 .min(hard_part + inc)
                 .min(cap);
-            (optimum.min(maximum), maximum, cap)
+            (optimum.min(maximum), maximum, cap, usable)
         });
 
-        let (optimum, maximum, fixed) = match (limits.movetime, clock) {
+        let (optimum, maximum, fixed, at_once) = match (limits.movetime, clock) {
             (Some(mt), clock) => {
                 let mut t = u128::from(mt).saturating_sub(overhead);
-                if let Some((_, _, cap)) = clock {
+                if let Some((_, _, cap, _)) = clock {
                     t = t.min(cap);
                 }
-                (t, t, true)
+                (t, t, true, t == 0)
             }
-            (None, Some((opt, max, _))) => (opt, max, false),
+            (None, Some((opt, max, _, usable))) => (opt, max, false, usable == 0),
             (None, None) => return unlimited,
         };
 
@@ -156,8 +238,15 @@ impl TimeBudget {
             optimum: Some(to_duration(optimum.max(1))),
             maximum: Some(to_duration(maximum.max(1))),
             fixed,
+            at_once,
             ..unlimited
         }
+    }
+
+    /// True when there is no time to think (the clock or movetime within
+    /// `MoveOverhead`): the search should answer after its first iteration.
+    pub fn at_once(&self) -> bool {
+        self.at_once
     }
 
     /// True when no time limit applies (depth/nodes/mate limits are the
@@ -222,7 +311,12 @@ mod tests {
     use crate::search::params::PARAMS;
 
     fn budget(limits: &Limits, overhead: u64, ply: u32) -> TimeBudget {
-        TimeBudget::new(limits, overhead, ply, &SearchParams::default())
+        TimeBudget::new(
+            limits,
+            overhead,
+            GameStage::at_ply(ply),
+            &SearchParams::default(),
+        )
     }
 
     fn ms(d: Option<Duration>) -> u128 {
@@ -248,7 +342,7 @@ mod tests {
         ply: u32,
         params: &SearchParams,
     ) -> TimeBudget {
-        let b = TimeBudget::new(limits, overhead, ply, params);
+        let b = TimeBudget::new(limits, overhead, GameStage::at_ply(ply), params);
         let (opt, max) = (ms(b.optimum()), ms(b.maximum()));
         assert!(opt >= 1 && max >= 1, "{limits:?} {overhead}: zero budget");
         assert!(opt <= max, "{limits:?} {overhead}: opt {opt} > max {max}");
@@ -294,23 +388,120 @@ mod tests {
 
     #[test]
     fn documented_formula_sudden_death() {
-        // usable 60000, horizon 40, inc 0: opt 1500, max min(7500, 18000).
+        // usable 60000, horizon 60, inc 0: opt 1000, max min(5000, 18000).
         let b = budget(&clock(60_000, 0), 0, 0);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1500, 7500));
-        // Late game: horizon 25, inc' 900. usable 9900, opt 396 + 720,
-        // max min(5580, 2970 + 900, 9900 - 990).
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1000, 5000));
+        // Ply 50: horizon max(48, 25) = 48, inc' 900. usable 9900,
+        // opt 206 + 720, max min(4630, 2970 + 900, 9900 - 990).
+        let b = budget(&clock(10_000, 1000), 100, 50);
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (926, 3870));
+        // Ply 200, a long game: horizon 100 own moves. opt 99 + 720.
         let b = budget(&clock(10_000, 1000), 100, 200);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1116, 3870));
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (819, 3870));
     }
 
     #[test]
-    fn horizon_shrinks_with_game_ply() {
+    fn horizon_shrinks_then_grows_with_game_ply() {
         let l = clock(100_000, 0);
-        let opening = ms(budget(&l, 0, 0).optimum());
-        let middle = ms(budget(&l, 0, 32).optimum());
-        let late = ms(budget(&l, 0, 60).optimum());
-        assert_eq!((opening, middle, late), (2500, 3125, 4000));
-        assert_eq!(ms(budget(&l, 0, u32::MAX).optimum()), 4000);
+        let at = |ply| ms(budget(&l, 0, ply).optimum());
+        // 60, 52, 47 (shrinking to 40), then half the plies: 50, 2000.
+        assert_eq!(
+            [at(0), at(32), at(52), at(100), at(u32::MAX)],
+            [1666, 1923, 2127, 2000, 50]
+        );
+    }
+
+    /// The case a GUI reported: one minute for the whole game, no
+    /// increment, more than 200 moves a side. A fixed horizon of 25 left
+    /// the engine 22 ms after 198 moves; spending the soft budget every
+    /// move with 2 ms of lag, a second or more must be left, and each move
+    /// still gets a slice.
+    #[test]
+    fn a_long_sudden_death_game_keeps_time_for_its_end() {
+        let mut time: i64 = 60_000;
+        for mv in 0..198u32 {
+            let b = budget(&clock(time as u64, 0), 10, 2 * mv);
+            time -= ms(b.optimum()) as i64 + 2;
+        }
+        let last = ms(budget(&clock(time as u64, 0), 10, 396).optimum());
+        assert!(
+            time >= 1_000 && last >= 5,
+            "{time} ms left, {last} ms a move"
+        );
+    }
+
+    fn staged(limits: &Limits, ply: u32, plies_left_at_most: Option<u64>) -> TimeBudget {
+        let stage = GameStage {
+            ply,
+            plies_left_at_most,
+        };
+        TimeBudget::new(limits, 0, stage, &SearchParams::default())
+    }
+
+    /// When the rules leave only a few moves, the clock is shared over
+    /// them (and the hard share still caps a move); a loose bound changes
+    /// nothing.
+    #[test]
+    fn a_bounded_game_shares_the_clock_over_the_moves_left() {
+        let l = clock(60_000, 0);
+        let unbounded = staged(&l, 300, None);
+        assert_eq!(staged(&l, 300, Some(10_000)), unbounded);
+        // 150 own moves played, at most 20 plies left: horizon 10.
+        let b = staged(&l, 300, Some(20));
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (6000, 18_000));
+        // At most one ply left: horizon 1, capped by the hard share.
+        let b = staged(&l, 300, Some(1));
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (18_000, 18_000));
+        assert_eq!(staged(&l, 300, Some(0)), b);
+    }
+
+    fn stage_of(spec: &str, fen: &str, moves: &[&str]) -> GameStage {
+        let rules = Rules::new(crate::rules::Variant::from_spec(spec).unwrap()).unwrap();
+        let start = rules.parse_position(fen).unwrap();
+        let mut game = Game::from_position(rules, start);
+        for mv in moves {
+            game.play_text(mv).unwrap();
+        }
+        GameStage::of(&game)
+    }
+
+    #[test]
+    fn the_stage_counts_plies_and_bounds_what_no_capture_draw_allows() {
+        let start = "6/6/6/6/6 w 12 12 0 1";
+        assert_eq!(stage_of("standard", start, &[]), GameStage::at_ply(0));
+        assert_eq!(stage_of("standard", start, &["@a1", "@b1"]).ply, 2);
+        // A manager sending only the current position: its move number.
+        let later = "6/6/6/6/W4B b 11 11 7 31";
+        assert_eq!(stage_of("standard", later, &[]).ply, 61);
+        // 12 + 12 pieces, one-left: 10 + 10 captures before the last, each
+        // followed by at most 100 plies, and 100 - 7 before the first.
+        let bounded = stage_of("standard,no_capture_draw=100", later, &[]);
+        assert_eq!(bounded.plies_left_at_most, Some(93 + 20 * 100));
+        // Two pieces each: the next capture ends the game.
+        let two = "6/6/6/6/WW2BB w 0 0 40 90";
+        let bounded = stage_of("standard,no_capture_draw=100", two, &[]);
+        assert_eq!(bounded.plies_left_at_most, Some(60));
+        let capture_all = stage_of("classic,no_capture_draw=100", two, &[]);
+        assert_eq!(capture_all.plies_left_at_most, Some(60 + 2 * 100));
+    }
+
+    /// `go p1time 23 p2time 4` with black to move and MoveOverhead 10:
+    /// nothing left to think with, so the search is told to answer at
+    /// once; with the overhead covered, it is not.
+    #[test]
+    fn a_clock_within_the_overhead_means_answer_at_once() {
+        for time in [0, 4, 10] {
+            assert!(budget(&clock(time, 0), 10, 0).at_once(), "time {time}");
+        }
+        assert!(!budget(&clock(11, 0), 10, 0).at_once());
+        assert!(!budget(&clock(23, 0), 10, 0).at_once());
+        let movetime = |t| Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        };
+        assert!(budget(&movetime(10), 10, 0).at_once());
+        assert!(!budget(&movetime(11), 10, 0).at_once());
+        assert!(!budget(&Limits::default(), 10, 0).at_once());
     }
 
     #[test]
@@ -355,7 +546,7 @@ mod tests {
             }
         }
         let b = budget(&clock(u64::MAX, 0), 0, 0);
-        assert_eq!(ms(b.optimum()), u128::from(u64::MAX) / 40);
+        assert_eq!(ms(b.optimum()), u128::from(u64::MAX) / 60);
     }
 
     #[test]
@@ -450,14 +641,24 @@ mod tests {
         }
         // The parameters are used: all high spreads the clock over more moves.
         let default = ms(budget(&clock(60_000, 0), 0, 0).optimum());
-        let spread = ms(TimeBudget::new(&clock(60_000, 0), 0, 0, &high).optimum());
-        assert_eq!((default, spread), (1500, 600));
+        let spread =
+            ms(TimeBudget::new(&clock(60_000, 0), 0, GameStage::at_ply(0), &high).optimum());
+        assert_eq!((default, spread), (1000, 600));
     }
 
     /// What a budget decides over a few clocks: the budgets and the soft
     /// stop at ten points of the hard budget, settled or not, the score
     /// steady or dropping.
     fn decisions(params: &SearchParams) -> Vec<u128> {
+        // The shrinking floor only shows once the long-game share is low.
+        let mut short_games = *params;
+        short_games.set("time_long_share", 0).unwrap();
+        let mut seen = clock_decisions(params);
+        seen.extend(clock_decisions(&short_games));
+        seen
+    }
+
+    fn clock_decisions(params: &SearchParams) -> Vec<u128> {
         let mut seen = Vec::new();
         for (time, inc, movestogo) in [
             (60_000, 0, None),
@@ -470,7 +671,7 @@ mod tests {
                     movestogo,
                     ..clock(time, inc)
                 };
-                let b = TimeBudget::new(&l, 0, ply, params);
+                let b = TimeBudget::new(&l, 0, GameStage::at_ply(ply), params);
                 let max = ms(b.maximum());
                 seen.extend([ms(b.optimum()), max]);
                 for tenth in 1..=10 {
@@ -576,7 +777,7 @@ mod tests {
     #[test]
     fn soft_stop_depends_on_stability_and_score_drop() {
         // optimum 1000 ms, maximum 5000 ms.
-        let b = budget(&clock(40_000, 0), 0, 0);
+        let b = budget(&clock(60_000, 0), 0, 0);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (1000, 5000));
         let at = Duration::from_millis;
 

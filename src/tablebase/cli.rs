@@ -19,8 +19,13 @@ pub enum TbCommand {
     /// sides) into one file per material class; classes already in DIR are
     /// checked and kept.
     Generate {
+        /// The most pieces a position may hold, board and hand, both sides
+        /// together (at most twice the variant's `pieces`): every class of
+        /// that many or fewer is solved.
         #[arg(long)]
         pieces: u32,
+        /// Where the table files go (created if missing); files already
+        /// there for the same rules are checked and kept.
         #[arg(long)]
         dir: PathBuf,
         /// Rules: a preset and/or key=value overrides, as for `yote perft`.
@@ -33,26 +38,37 @@ pub enum TbCommand {
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Start a run estimated to take more than ten minutes or more
+        /// than 4 GiB of memory (without it, such a run is refused after
+        /// its estimate is printed).
+        #[arg(long)]
+        yes: bool,
     },
     /// One line per class: positions, wins, draws, losses, longest win,
     /// longest loss (side to move's view).
     Stats {
+        /// A directory of table files made by `tb generate`.
         #[arg(long)]
         dir: PathBuf,
     },
     /// The value of a position and of every legal move.
     Probe {
+        /// A directory of table files made by `tb generate`.
         #[arg(long)]
         dir: PathBuf,
+        /// The position text (as `position fen` takes it).
         #[arg(long)]
         fen: String,
+        /// Rules: a preset and/or key=value overrides, as for `yote perft`.
         #[arg(long, default_value = "standard")]
         variant: String,
     },
     /// Recompute every stored value from its children.
     Verify {
+        /// A directory of table files made by `tb generate`.
         #[arg(long)]
         dir: PathBuf,
+        /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
     },
@@ -127,12 +143,22 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             variant,
             classes,
             threads: t,
+            yes,
         } => {
             let rules = rules_of(&variant)?;
             let shard = match classes {
                 Some(text) => Shard::parse(&text).map_err(anyhow::Error::msg)?,
                 None => Shard::ALL,
             };
+            let estimate = RunEstimate::new(&rules, pieces, threads(t), shard)?;
+            eprintln!("tb generate: {estimate}");
+            if estimate.is_large() && !yes {
+                bail!(
+                    "this is a large run; add --yes to start it, or ask for fewer --pieces \
+                     (classes already in {} are kept, so the estimate is an upper bound)",
+                    dir.display()
+                );
+            }
             let request = Request {
                 pieces,
                 dir: Some(dir),
@@ -153,6 +179,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             Ok(())
         }
         TbCommand::Stats { dir } => {
+            existing_dir(&dir)?;
             let tables = load_any(&dir)?;
             for table in tables.tables() {
                 println!("class {}: {}", table.class(), table.stats());
@@ -164,6 +191,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             let pos = rules
                 .parse_position(&fen)
                 .with_context(|| format!("position '{fen}'"))?;
+            existing_dir(&dir)?;
             let tables = generate::load_dir(&rules, &dir, pos_pieces(&pos))?;
             for line in probe_lines(&tables, &pos)? {
                 println!("{line}");
@@ -171,6 +199,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             Ok(())
         }
         TbCommand::Verify { dir, threads: t } => {
+            existing_dir(&dir)?;
             let tables = load_any(&dir)?;
             let start = Instant::now();
             match verify(&tables, threads(t)) {
@@ -185,6 +214,93 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
                 Err(m) => bail!("verification failed: {m}"),
             }
         }
+    }
+}
+
+/// A table directory named on the command line must be there: a missing
+/// one once read as an empty set ("no table for this position").
+fn existing_dir(dir: &Path) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => bail!("{} is not a directory", dir.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!("the directory {} does not exist", dir.display())
+        }
+        Err(e) => Err(e).with_context(|| dir.display().to_string()),
+    }
+}
+
+/// Measured speed of the solver, positions per second of one core (the
+/// 8-piece standard run of docs/tablebases.md: 2.0 × 10^9 positions in
+/// 1 529 CPU seconds; the 7-piece set ran faster, 1.75 × 10^6).
+const POSITIONS_PER_CORE_SECOND: u64 = 1_300_000;
+/// Beyond either, `tb generate` wants `--yes`.
+const LARGE_SECONDS: u64 = 600;
+const LARGE_BYTES: u64 = 4 << 30;
+
+/// What a `tb generate` run will solve and about what it will cost, said
+/// before it starts.
+struct RunEstimate {
+    classes: usize,
+    positions: u64,
+    seconds: u64,
+    threads: usize,
+}
+
+impl RunEstimate {
+    /// Refuses a piece count the variant cannot reach. A shard of the
+    /// classes (`--classes K/N`) is counted as its share of the whole.
+    fn new(rules: &Rules, pieces: u32, threads: usize, shard: Shard) -> Result<RunEstimate> {
+        let v = rules.variant();
+        let most = 2 * u32::from(v.pieces);
+        if pieces > most {
+            bail!(
+                "--pieces {pieces}: these rules have {most} pieces in all ({} a side), \
+                 so no position holds more than {most}",
+                v.pieces
+            );
+        }
+        let classes = table_classes(v, pieces);
+        let cells = rules.geometry().cell_count();
+        let positions = classes
+            .iter()
+            .map(|c| c.size(cells))
+            .fold(0u64, u64::saturating_add)
+            / u64::from(shard.count.max(1));
+        let per_second = POSITIONS_PER_CORE_SECOND.saturating_mul(threads.max(1) as u64);
+        Ok(RunEstimate {
+            classes: classes.len(),
+            positions,
+            seconds: positions / per_second,
+            threads,
+        })
+    }
+
+    /// One byte per position in memory (and about as much on disk).
+    fn bytes(&self) -> u64 {
+        self.positions
+    }
+
+    fn is_large(&self) -> bool {
+        self.seconds > LARGE_SECONDS || self.bytes() > LARGE_BYTES
+    }
+}
+
+impl std::fmt::Display for RunEstimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let gib = self.bytes() as f64 / f64::from(1u32 << 30);
+        let (amount, unit) = match self.seconds {
+            s if s < 120 => (s as f64, "seconds"),
+            s if s < 2 * 3600 => (s as f64 / 60.0, "minutes"),
+            s if s < 2 * 86_400 => (s as f64 / 3600.0, "hours"),
+            s => (s as f64 / 86_400.0, "days"),
+        };
+        write!(
+            f,
+            "{} classes, {} positions: about {amount:.0} {unit} on {} threads and {gib:.1} GiB \
+             of memory and of disk (estimated from the solver's measured speed)",
+            self.classes, self.positions, self.threads
+        )
     }
 }
 

@@ -333,7 +333,7 @@ fn load_openings(args: &MatchArgs, rules: &Rules, rounds: usize) -> Result<Vec<O
     );
     let list = match &args.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::textfile::read(path)
                 .with_context(|| format!("reading {}", path.display()))?;
             let mut list =
                 parse_openings(rules, &text).with_context(|| format!("in {}", path.display()))?;
@@ -506,14 +506,16 @@ fn time_control(args: &MatchArgs, engines: &[EngineConfig]) -> Result<TimeContro
     }
 }
 
+/// The forms `parse_clock` takes, for its error messages.
+const CLOCK_FORMS: &str = "seconds for the game `10`, with an increment per move `10+0.1`, \
+     or moves per period `40/60` (with an increment `40/60+0.5`)";
+
 /// `10+0.1`, `10` (seconds), `40/60` or `40/60+0.5` (moves per period).
 pub fn parse_clock(text: &str) -> Result<TimeControl> {
     let seconds = |s: &str| -> Result<u64> {
-        let v: f64 = s
-            .trim()
-            .parse()
-            .with_context(|| format!("bad time control '{text}'"))?;
-        ensure!(v.is_finite() && v >= 0.0, "bad time control '{text}'");
+        let bad = || anyhow::anyhow!("bad time control '{text}': use {CLOCK_FORMS}");
+        let v: f64 = s.trim().parse().map_err(|_| bad())?;
+        ensure!(v.is_finite() && v >= 0.0, bad());
         Ok((v * 1000.0).round() as u64)
     };
     let (moves, clock) = match text.split_once('/') {

@@ -130,6 +130,7 @@ fn random_line(rules: &Rules, plies: usize, rng: &mut SplitMix64) -> Option<(Ope
 /// in file order, so one run's records can seed the next run. Every opening
 /// is checked by the rules.
 pub fn parse_openings(rules: &Rules, text: &str) -> Result<Vec<Opening>> {
+    let text = crate::textfile::without_bom(text);
     if text.trim_start().starts_with('[') {
         return openings_of_records(rules, text);
     }
@@ -203,6 +204,21 @@ fn checked(rules: &Rules, opening: Opening) -> Result<Opening> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 17: an openings file saved with a byte-order mark, as a move
+    /// list or as records, is read like one without.
+    #[test]
+    fn a_byte_order_mark_does_not_spoil_the_first_opening() {
+        let rules = Rules::standard();
+        let plain = parse_openings(&rules, "@c3 @d3\n").unwrap();
+        assert_eq!(parse_openings(&rules, "\u{feff}@c3 @d3\n").unwrap(), plain);
+        let records = "[Event \"x\"]\n[Opening \"startpos moves @c3 @d3\"]\n[Result \"*\"]\n\n*\n";
+        let from_records = parse_openings(&rules, records).unwrap();
+        assert_eq!(
+            parse_openings(&rules, &format!("\u{feff}{records}")).unwrap(),
+            from_records
+        );
+    }
 
     #[test]
     fn random_openings_are_seeded_distinct_and_balanced() {

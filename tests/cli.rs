@@ -1,0 +1,111 @@
+//! The command line (src/main.rs and each subcommand's arguments): what a
+//! user who gets something wrong is told (issue 17).
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_yote");
+
+fn yote(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("run yote")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A refused command: a failure status and one `error:` line, without a
+/// backtrace even with `RUST_BACKTRACE=1` set (it printed one).
+fn refused(args: &[&str]) -> String {
+    let out = yote(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = stderr(&out);
+    let last = err.lines().last().unwrap_or_default().to_string();
+    assert!(last.starts_with("error: "), "{args:?}: {err}");
+    assert!(!err.to_lowercase().contains("backtrace"), "{args:?}: {err}");
+    last
+}
+
+#[test]
+fn help_says_that_no_subcommand_starts_the_engine() {
+    let out = yote(&["--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("With no subcommand, `yote` is the engine"),
+        "{text}"
+    );
+}
+
+#[test]
+fn tb_generate_help_explains_pieces_and_dir() {
+    let out = yote(&["tb", "generate", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for flag in ["--pieces <PIECES>", "--dir <DIR>"] {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap();
+        let explained = line.split(flag).nth(1).unwrap().trim();
+        assert!(explained.len() > 20, "{flag} has no text: {line:?}");
+    }
+}
+
+/// `tb generate --pieces 40` started solving for hours: standard has 24
+/// pieces in all; and a large run is stated and wants `--yes`.
+#[test]
+fn tb_generate_refuses_what_the_variant_cannot_hold_and_asks_before_a_large_run() {
+    let dir = std::env::temp_dir().join(format!("yote-cli-tb-{}", std::process::id()));
+    let dir_text = dir.to_str().unwrap();
+    let error = refused(&["tb", "generate", "--pieces", "40", "--dir", dir_text]);
+    assert!(error.contains("24 pieces in all (12 a side)"), "{error}");
+    let out = yote(&["tb", "generate", "--pieces", "10", "--dir", dir_text]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("positions: about") && err.contains("hours") && err.contains("GiB"),
+        "{err}"
+    );
+    assert!(err.contains("add --yes"), "{err}");
+    assert!(!dir.join("x").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tb probe --dir /nonexistent` said "no table for this position".
+#[test]
+fn a_missing_table_directory_is_named() {
+    let fen = "6/6/6/6/WW2BB w 0 0 0 1";
+    for args in [
+        &["tb", "probe", "--dir", "/nonexistent", "--fen", fen][..],
+        &["tb", "stats", "--dir", "/nonexistent"],
+        &["tb", "verify", "--dir", "/nonexistent"],
+    ] {
+        let error = refused(args);
+        assert_eq!(error, "error: the directory /nonexistent does not exist");
+    }
+}
+
+/// "bad time control 'fast'" did not say what a time control looks like.
+#[test]
+fn a_bad_time_control_shows_the_accepted_forms() {
+    let error = refused(&[
+        "match",
+        "--engine",
+        "name=a,cmd=a",
+        "--engine",
+        "name=b,cmd=b",
+        "--tc",
+        "fast",
+    ]);
+    for form in ["`10`", "`10+0.1`", "`40/60`", "`40/60+0.5`"] {
+        assert!(error.contains(form), "{error}");
+    }
+}
+
+#[test]
+fn input_errors_print_no_backtrace() {
+    refused(&["perft", "2", "--variant", "rows=2"]);
+    refused(&["analyse", "/nonexistent.pgn", "--depth", "1"]);
+}
