@@ -241,6 +241,30 @@ impl Engine {
         )
     }
 
+    /// Searches and waits, reporting to `on_event` as it goes, with
+    /// `judged` scored beside the best move at every depth (see
+    /// `driver::search_judging`; game analysis).
+    pub fn search_judging(
+        &mut self,
+        game: &Game,
+        request: SearchRequest,
+        judged: Move,
+        on_event: &mut dyn FnMut(SearchEvent),
+    ) -> SearchResult {
+        self.wait();
+        self.signals.stop.store(false, Ordering::SeqCst);
+        self.signals.pondering.store(false, Ordering::SeqCst);
+        driver::search_judging(
+            game,
+            &request,
+            &self.options,
+            judged,
+            &self.tt,
+            &self.signals,
+            on_event,
+        )
+    }
+
     /// Asks a running search to finish now; it still reports `Done`.
     pub fn stop(&self) {
         self.signals.pondering.store(false, Ordering::SeqCst);
