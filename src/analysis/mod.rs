@@ -324,11 +324,17 @@ fn searched_alone(
 }
 
 impl MoveReport {
-    /// The played move is the best one: one score for both, whatever
-    /// refined either value, so a move is never weighed against itself.
+    /// The played move is the best one: one score for both (the exact one
+    /// if either is), so a move is never weighed against itself.
     fn one_score_for_one_move(&mut self, played: &str) {
         if self.best_move == played {
-            self.played = self.best;
+            let exact = |s: &Scored| s.depth == 0;
+            let one = if exact(&self.played) && !exact(&self.best) {
+                self.played
+            } else {
+                self.best
+            };
+            (self.best, self.played) = (one, one);
         }
     }
 }
