@@ -325,19 +325,19 @@ pub fn summary(games: &[GameInput], analyses: &[GameAnalysis]) -> String {
             names[1],
             count(input.moves.len() as u64, "ply", "plies")
         );
-        for side in 0..2 {
+        for (side, (name, tally)) in names.iter().zip(&analysis.tallies).enumerate() {
             let _ = writeln!(
                 out,
                 "  {}: {}",
-                player_with_colour(&names[side], side),
-                tally_text(&analysis.tallies[side])
+                player_with_colour(name, side),
+                tally_text(tally)
             );
-            match players.iter_mut().find(|(n, _, _)| *n == names[side]) {
-                Some((_, games, tally)) => {
+            match players.iter_mut().find(|(n, _, _)| n == name) {
+                Some((_, games, total)) => {
                     *games += 1;
-                    tally.merge(&analysis.tallies[side]);
+                    total.merge(tally);
                 }
-                None => players.push((names[side].clone(), 1, analysis.tallies[side])),
+                None => players.push((name.clone(), 1, *tally)),
             }
         }
         if let Some(ply) = analysis.decisive {
