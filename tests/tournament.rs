@@ -1059,15 +1059,19 @@ fn a_newline_in_an_option_cannot_inject_a_protocol_line() {
     // and the engine played random moves.
     let yote = env!("CARGO_BIN_EXE_yote");
     let injected = format!("name=a,cmd={yote},option.Hash=16\nsetoption name Style value random");
-    let args = strings(&[
-        "--engine",
-        &injected,
-        "--engine",
-        &engine("b", ""),
-        "--depth",
-        "1",
-    ]);
-    let error = MatchConfig::from_args(&parse_args(args).unwrap()).unwrap_err();
+    let against_b = |spec: &str| {
+        let args = strings(&[
+            "--quiet",
+            "--engine",
+            spec,
+            "--engine",
+            &engine("b", ""),
+            "--depth",
+            "1",
+        ]);
+        MatchConfig::from_args(&parse_args(args).unwrap())
+    };
+    let error = against_b(&injected).unwrap_err();
     let text = format!("{error:#}");
     assert!(text.contains("control character"), "{text}");
     for bad in [
@@ -1075,30 +1079,11 @@ fn a_newline_in_an_option_cannot_inject_a_protocol_line() {
         "option.St\ryle=random",
         "option.Style=ran\u{7}dom",
     ] {
-        let spec = format!("{bad},cmd={yote}");
-        let args = strings(&[
-            "--engine",
-            &spec,
-            "--engine",
-            &engine("b", ""),
-            "--depth",
-            "1",
-        ]);
-        assert!(
-            MatchConfig::from_args(&parse_args(args).unwrap()).is_err(),
-            "{bad:?}"
-        );
+        assert!(against_b(&format!("{bad},cmd={yote}")).is_err(), "{bad:?}");
     }
     // A configuration built without the command line is refused too,
     // before any line reaches the engine.
-    let mut config = config(&strings(&[
-        "--engine",
-        &format!("name=a,cmd={yote}"),
-        "--engine",
-        &engine("b", ""),
-        "--depth",
-        "1",
-    ]));
+    let mut config = against_b(&format!("name=a,cmd={yote}")).unwrap();
     config.engines[0].options.push((
         "Hash".to_string(),
         "16\nsetoption name Style value random".to_string(),

@@ -55,13 +55,7 @@ pub fn search_with(
     signals: &Signals,
     on_event: &mut dyn FnMut(SearchEvent),
 ) -> SearchResult {
-    let search = Search {
-        game,
-        request,
-        options,
-        features,
-        judged: None,
-    };
+    let search = Search::new(game, request, options, features);
     run_search(&search, tt, signals, on_event)
 }
 
@@ -81,11 +75,8 @@ pub fn search_judging(
     on_event: &mut dyn FnMut(SearchEvent),
 ) -> SearchResult {
     let search = Search {
-        game,
-        request,
-        options,
-        features: options.features,
         judged: Some(judged),
+        ..Search::new(game, request, options, options.features)
     };
     run_search(&search, tt, signals, on_event)
 }
@@ -97,6 +88,23 @@ struct Search<'a> {
     options: &'a SearchOptions,
     features: Features,
     judged: Option<Move>,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        game: &'a Game,
+        request: &'a SearchRequest,
+        options: &'a SearchOptions,
+        features: Features,
+    ) -> Search<'a> {
+        Search {
+            game,
+            request,
+            options,
+            features,
+            judged: None,
+        }
+    }
 }
 
 fn run_search(
