@@ -269,8 +269,7 @@ pub fn judge_move(engine: &mut Engine, game: &Game, played: Move, limits: &Limit
     } else {
         // The tables chose the root's move and reported nothing else: the
         // played move alone, as deep as the best one.
-        let alone = searched_alone(engine, game, played, best.depth.max(1));
-        (alone.0, alone.1)
+        searched_alone(engine, game, played, best.depth.max(1))
     };
     let mut report = MoveReport {
         best_move: rules.move_text(&best_move),
