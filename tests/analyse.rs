@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use yote::tournament::records::GameRecord;
 
 const BIN: &str = env!("CARGO_BIN_EXE_yote");
 
@@ -88,7 +89,7 @@ fn annotates_every_move_and_finds_the_weaker_players_errors() {
             .find(|l| l.trim_start().starts_with(name))
             .unwrap();
         line.split(", ")
-            .find(|f| f.ends_with("blunders"))
+            .find(|f| f.ends_with("blunder") || f.ends_with("blunders"))
             .unwrap()
             .split(' ')
             .next()
@@ -149,6 +150,14 @@ fn an_interrupted_run_resumes_from_its_journal() {
     child.wait().unwrap();
     let kept = entries();
     assert!(kept >= 3, "the journal never filled");
+    // The torn line: the last entry cut inside its first value
+    // (`cp:-13` → `cp:-1`), which still reads as a number.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let last = text.trim_end().rsplit('\n').next().unwrap();
+    let colon = last.find(':').unwrap();
+    let sign = usize::from(last[colon + 1..].starts_with('-'));
+    let cut = text.trim_end().len() - last.len() + colon + 2 + sign;
+    std::fs::write(&journal, &text[..cut]).unwrap();
     let out = Command::new(BIN)
         .args([
             "analyse",
@@ -194,6 +203,125 @@ fn plain_move_lists_and_bad_input() {
         .unwrap();
     assert!(!unlimited.status.success());
     assert!(String::from_utf8_lossy(&unlimited.stderr).contains("--nodes, --depth or --movetime"));
+    // The pair: which limit would win was not said.
+    let two_limits = Command::new(BIN)
+        .args(["analyse", plain.to_str().unwrap()])
+        .args(["--nodes", "100", "--depth", "3"])
+        .output()
+        .unwrap();
+    assert!(!two_limits.status.success());
+    let err = String::from_utf8_lossy(&two_limits.stderr);
+    assert!(
+        err.contains("one limit") && err.contains("--nodes and --depth"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_summary_counts_in_words_and_names_colours_once() {
+    let dir = scratch("summary");
+    let plain = dir.join("one.txt");
+    // The game: no player names, one move for Black.
+    std::fs::write(&plain, "@c3 @d3 c3c4\n").unwrap();
+    let summary = analyse(&plain, &dir.join("one-out.pgn"), &["--depth", "2"]);
+    assert!(!summary.contains("White (White)"), "{summary}");
+    assert!(summary.contains("\n  White: 2 moves, "), "{summary}");
+    assert!(summary.contains("\n  Black: 1 move, "), "{summary}");
+    assert!(summary.contains("White: 1 game, "), "{summary}");
+    for word in [
+        "moves",
+        "inaccuracies",
+        "mistakes",
+        "blunders",
+        "games",
+        "plies",
+    ] {
+        assert!(
+            !summary.contains(&format!(" 1 {word}")),
+            "{word}: {summary}"
+        );
+    }
+}
+
+#[test]
+fn a_winning_move_is_a_win_in_one_ply_without_a_depth() {
+    let dir = scratch("winning");
+    // c2e2xb2 wins at once: the comment was `+W0/0`.
+    let pgn = dir.join("won.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"t\"]\n[FEN \"6/6/2W3/1BWB2/W5 w 0 0 0 1\"]\n[Result \"1-0\"]\n\n1. c2e2xb2 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("won-out.pgn");
+    analyse(&pgn, &out, &["--depth", "3"]);
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    assert!(annotated.contains("1. c2e2xb2 {+W1}"), "{annotated}");
+}
+
+/// Every move of an annotated file with its comment.
+fn commented_moves(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    GameRecord::parse_all(&text)
+        .unwrap()
+        .into_iter()
+        .flat_map(|g| g.moves.into_iter().zip(g.comments))
+        .collect()
+}
+
+/// The move a comment names as better, if it marks the move.
+fn named_best(comment: &str) -> Option<&str> {
+    let (_, rest) = comment.split_once(", best ")?;
+    rest.split_whitespace().next()
+}
+
+#[test]
+fn a_move_is_never_marked_as_a_mistake_relative_to_itself() {
+    // The setting: self-play games analysed at 5,000 nodes, where
+    // 10 of 37 marks named the played move as the best one.
+    let dir = scratch("itself");
+    let pgn = dir.join("selfplay.pgn");
+    let engine = format!("cmd={BIN}");
+    yote(&[
+        "match",
+        "--nodes",
+        "2000",
+        "--games",
+        "6",
+        "--seed",
+        "2026",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--engine",
+        &format!("name=a,{engine}"),
+        "--engine",
+        &format!("name=b,{engine}"),
+        "--quiet",
+    ]);
+    let out = dir.join("selfplay-out.pgn");
+    analyse(&pgn, &out, &["--nodes", "5000", "--threads", "2"]);
+    let moves = commented_moves(&out);
+    let marked: Vec<&(String, String)> = moves
+        .iter()
+        .filter(|(_, c)| named_best(c).is_some())
+        .collect();
+    assert!(!marked.is_empty(), "no marks to check");
+    for (mv, comment) in &marked {
+        assert_ne!(named_best(comment), Some(mv.as_str()), "{mv} {{{comment}}}");
+        // Both values searched, to one depth, and it is shown.
+        let (played, rest) = comment.split_once(' ').unwrap();
+        let best = rest
+            .split(", best ")
+            .nth(1)
+            .unwrap()
+            .split([' ', ';'])
+            .nth(1)
+            .unwrap();
+        let depth = |v: &str| v.split_once('/').map(|(_, d)| d.to_string());
+        if depth(played).is_some() && depth(best).is_some() {
+            assert_eq!(depth(played), depth(best), "{mv} {{{comment}}}");
+        }
+    }
 }
 
 #[test]
@@ -230,12 +358,13 @@ fn inside_the_tables_a_thrown_win_is_a_blunder_by_exact_value() {
         &["--depth", "1", "--tablebases", tables.to_str().unwrap()],
     );
     let annotated = std::fs::read_to_string(&out).unwrap();
-    assert!(annotated.contains("{-L1/"), "{annotated}");
+    // Exact values carry no depth: the loss is two plies away from the
+    // mover, the win one.
     assert!(
-        annotated.contains("?? blunder, best c2e2xb2 +W1"),
+        annotated.contains("{-L2 ?? blunder, best c2e2xb2 +W1;"),
         "{annotated}"
     );
-    assert!(summary.contains("1 blunders"), "{summary}");
+    assert!(summary.contains("1 blunder\n"), "{summary}");
     // Tables of nowhere are an error, not a silent analysis without them.
     let missing = Command::new(BIN)
         .args([

@@ -629,3 +629,74 @@ fn a_clock_within_move_overhead_is_answered_at_once() {
     let (result, _) = run(&game, &request, &options);
     assert!(result.nodes > 1_000, "{} nodes", result.nodes);
 }
+
+/// Every info of a search that judges `judged` beside the best move.
+fn judged_infos(game: &Game, judged: Move, limits: Limits) -> Vec<SearchInfo> {
+    let options = SearchOptions::default();
+    let tt = TranspositionTable::new(options.hash_mb);
+    let request = SearchRequest {
+        limits,
+        searchmoves: Vec::new(),
+    };
+    let mut infos = Vec::new();
+    driver::search_judging(
+        game,
+        &request,
+        &options,
+        judged,
+        &tt,
+        &Signals::default(),
+        &mut |e| {
+            if let SearchEvent::Info(i) = e {
+                infos.push(i)
+            }
+        },
+    );
+    infos
+}
+
+#[test]
+fn a_judged_move_is_scored_beside_the_best_at_every_depth() {
+    // What `yote analyse` needs to compare a played move with the best one:
+    // both scored at the same depth by one search, never depths apart.
+    let mut game = game("standard", "6/6/6/6/6 w 12 12 0 1");
+    for text in ["@c3", "@d3", "c3c4", "@a1"] {
+        game.play_text(text).unwrap();
+    }
+    let mut list = MoveList::new();
+    game.rules().legal_moves(game.position(), &mut list);
+    let judged = *list.iter().last().unwrap();
+    let infos = judged_infos(
+        &game,
+        judged,
+        Limits {
+            depth: Some(5),
+            ..Limits::default()
+        },
+    );
+    for depth in 1..=5 {
+        let at: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == depth).collect();
+        let best = at.iter().filter(|i| i.multipv == 1).count();
+        let scored = at.iter().filter(|i| i.pv.first() == Some(&judged)).count();
+        assert_eq!((best, scored), (1, 1), "depth {depth}: {at:?}");
+    }
+    // A node limit smaller than one depth still scores both, at depth 1.
+    let infos = judged_infos(
+        &game,
+        judged,
+        Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+    );
+    assert!(
+        infos.iter().any(|i| i.multipv == 1 && i.depth == 1),
+        "{infos:?}"
+    );
+    assert!(
+        infos
+            .iter()
+            .any(|i| i.pv.first() == Some(&judged) && i.depth == 1),
+        "{infos:?}"
+    );
+}

@@ -1052,3 +1052,148 @@ fn an_opening_that_owes_removals_is_played_and_recorded() {
         replay_matches_result(record);
     }
 }
+
+#[test]
+fn a_newline_in_an_option_cannot_inject_a_protocol_line() {
+    // The spec: the newline sent a second, unchecked `setoption`
+    // and the engine played random moves.
+    let yote = env!("CARGO_BIN_EXE_yote");
+    let injected = format!("name=a,cmd={yote},option.Hash=16\nsetoption name Style value random");
+    let against_b = |spec: &str| {
+        let args = strings(&[
+            "--quiet",
+            "--engine",
+            spec,
+            "--engine",
+            &engine("b", ""),
+            "--depth",
+            "1",
+        ]);
+        MatchConfig::from_args(&parse_args(args).unwrap())
+    };
+    let error = against_b(&injected).unwrap_err();
+    let text = format!("{error:#}");
+    assert!(text.contains("control character"), "{text}");
+    for bad in [
+        "name=a\tb",
+        "option.St\ryle=random",
+        "option.Style=ran\u{7}dom",
+    ] {
+        assert!(against_b(&format!("{bad},cmd={yote}")).is_err(), "{bad:?}");
+    }
+    // A configuration built without the command line is refused too,
+    // before any line reaches the engine.
+    let mut config = against_b(&format!("name=a,cmd={yote}")).unwrap();
+    config.engines[0].options.push((
+        "Hash".to_string(),
+        "16\nsetoption name Style value random".to_string(),
+    ));
+    let error = run_match(&config, &mut |_| {}).unwrap_err();
+    assert!(
+        format!("{error:#}").contains("control character"),
+        "{error:#}"
+    );
+}
+
+/// Waits until `pgn` holds at least `games` records.
+fn wait_for_games(pgn: &std::path::Path, games: usize) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(pgn)
+        .unwrap_or_default()
+        .matches("[Game ")
+        .count()
+        < games
+    {
+        assert!(std::time::Instant::now() < deadline, "too slow");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn two_shards_sharing_one_records_file_never_take_each_others_games() {
+    let whole = temp("shards-whole.pgn");
+    let shared = temp("shards-shared.pgn");
+    for path in [&whole, &shared] {
+        let _ = std::fs::remove_file(path);
+    }
+    assert!(
+        match_command(&whole, &[])
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    let shard = |k: &str, extra: &[&str]| {
+        let mut args = vec!["--shard", k];
+        args.extend_from_slice(extra);
+        match_command(&shared, &args)
+    };
+
+    // The setting: both shards on one file at once. The second is
+    // refused while the first writes.
+    let mut first = shard("1/2", &[])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_games(&shared, 10);
+    let second = shard("2/2", &[]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{stderr}");
+    assert!(stderr.contains("being written by another run"), "{stderr}");
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe {
+        libc::kill(i32::try_from(first.id()).unwrap(), libc::SIGTERM);
+    }
+    assert_eq!(first.wait().unwrap().code(), Some(143));
+
+    // One after the other, each interrupted and resumed: each resumes its
+    // own share only ("21 of 20 games" before).
+    let written = GameRecord::parse_all(&std::fs::read_to_string(&shared).unwrap())
+        .unwrap()
+        .len();
+    let (status, _) = interrupt_after(shard("2/2", &[]), &shared, written + 20, libc::SIGTERM);
+    assert_eq!(status.code(), Some(143));
+    for k in ["1/2", "2/2"] {
+        let out = shard(k, &["--resume"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("150 of 150 games"), "{k}: {stdout}");
+    }
+    let shared_text = std::fs::read_to_string(&shared).unwrap();
+    let whole_text = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(GameRecord::parse_all(&shared_text).unwrap().len(), 300);
+    assert_eq!(games_by_number(&shared_text), games_by_number(&whole_text));
+    let merged = rescore(&shared_text).unwrap();
+    assert_eq!(merged[0].games.games(), 300);
+
+    // A game written twice in one run is counted once by --rescore, as by
+    // --resume (59 records for 40 games were all counted).
+    let again = GameRecord::parse_all(&shared_text).unwrap()[1].write();
+    let doubled = format!("{shared_text}{again}");
+    assert_eq!(GameRecord::parse_all(&doubled).unwrap().len(), 301);
+    let rescored = rescore(&doubled).unwrap();
+    assert_eq!(rescored[0].games.games(), 300);
+    assert_eq!(rescored[0].pairs.0, merged[0].pairs.0);
+
+    // One digit of a Run tag changed: neither resumed as another run nor
+    // rescored as one, but refused by name.
+    let tag_at = shared_text.rfind("[Run \"").unwrap() + "[Run \"20".len();
+    let digit = &shared_text[tag_at..tag_at + 1];
+    let other = if digit == "9" { "8" } else { "9" };
+    let damaged = format!(
+        "{}{other}{}",
+        &shared_text[..tag_at],
+        &shared_text[tag_at + 1..]
+    );
+    let error = format!("{:#}", rescore(&damaged).unwrap_err());
+    assert!(error.contains("checksum"), "{error}");
+    std::fs::write(&shared, &damaged).unwrap();
+    let out = shard("2/2", &["--resume"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("checksum"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&shared).unwrap(), damaged);
+    for path in [&whole, &shared] {
+        let _ = std::fs::remove_file(path);
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::journal::{self, Journal};
 use super::judge::Tally;
-use super::{GameAnalysis, GameInput, Job, PositionReport, Settings};
+use super::{GameAnalysis, GameInput, Job, MoveReport, Settings};
 use crate::rules::Variant;
 use crate::search::Limits;
 use crate::search::tables::Tables;
@@ -51,8 +51,19 @@ pub struct AnalyseArgs {
 
 impl AnalyseArgs {
     fn limits(&self) -> Result<Limits> {
-        if self.nodes.is_none() && self.depth.is_none() && self.movetime.is_none() {
-            bail!("give a limit per position: --nodes, --depth or --movetime");
+        let given = [
+            self.nodes.map(|_| "--nodes"),
+            self.depth.map(|_| "--depth"),
+            self.movetime.map(|_| "--movetime"),
+        ];
+        let given: Vec<&str> = given.into_iter().flatten().collect();
+        match given.len() {
+            0 => bail!("give a limit per position: --nodes, --depth or --movetime"),
+            1 => {}
+            _ => bail!(
+                "give one limit per position, not {}: each ends the search on its own",
+                given.join(" and ")
+            ),
         }
         if self.nodes == Some(0) || self.depth == Some(0) || self.movetime == Some(0) {
             bail!("a limit of 0 searches nothing: give at least 1");
@@ -171,8 +182,8 @@ fn read_games(text: &str, variant: &Variant) -> Result<Vec<GameInput>> {
         .collect()
 }
 
-/// Every position's report, from the journal where it has them, searching
-/// the rest; `reports[game][ply]`.
+/// Every move's report, from the journal where it has them, searching the
+/// rest; `reports[game][ply]`.
 fn search_all(
     games: &[GameInput],
     settings: &Settings,
@@ -180,7 +191,7 @@ fn search_all(
     identity: &str,
     output: &Path,
     quiet: bool,
-) -> Result<Vec<Vec<PositionReport>>> {
+) -> Result<Vec<Vec<MoveReport>>> {
     let journal_path = PathBuf::from(format!("{}.journal", output.display()));
     let (mut journal, mut done) =
         Journal::open(&journal_path, journal::fingerprint(input, identity))
@@ -202,7 +213,7 @@ fn search_all(
     let bar = progress_bar(todo.len(), quiet);
     let started = Instant::now();
     let mut failure = None;
-    super::search_positions(games, &todo, settings, |job, report| {
+    super::search_moves(games, &todo, settings, |job, report| {
         if failure.is_none()
             && let Err(e) = journal.record(job, &report)
         {
@@ -224,11 +235,8 @@ fn search_all(
         .iter()
         .enumerate()
         .map(|(game, input)| {
-            (0..=input.moves.len())
-                .map(|ply| {
-                    done.remove(&Job { game, ply })
-                        .expect("every position searched")
-                })
+            (0..input.moves.len())
+                .map(|ply| done.remove(&Job { game, ply }).expect("every move judged"))
                 .collect()
         })
         .collect();
@@ -251,36 +259,51 @@ fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn annotated_record(
-    input: &GameInput,
-    analysis: &GameAnalysis,
-    reports: &[PositionReport],
-) -> String {
+fn annotated_record(input: &GameInput, analysis: &GameAnalysis, reports: &[MoveReport]) -> String {
     let mut record = input.record.clone();
     record.comments = analysis
         .judgements
         .iter()
-        .enumerate()
-        .map(|(ply, j)| super::move_comment(j, &reports[ply + 1], &reports[ply]))
+        .zip(reports)
+        .map(|(j, report)| super::move_comment(j, report))
         .collect();
     record.set_tag("Annotator", format!("yote {}", env!("CARGO_PKG_VERSION")));
     record.write()
 }
 
+const COLOURS: [&str; 2] = ["White", "Black"];
+
 fn player_name(record: &GameRecord, side: usize) -> String {
-    let tag = if side == 0 { "White" } else { "Black" };
+    let tag = COLOURS[side];
     record.tag(tag).unwrap_or(tag).to_string()
+}
+
+/// `1 mistake`, `2 mistakes`.
+fn count(n: impl Into<u64>, singular: &str, plural: &str) -> String {
+    match n.into() {
+        1 => format!("1 {singular}"),
+        n => format!("{n} {plural}"),
+    }
 }
 
 fn tally_text(t: &Tally) -> String {
     format!(
-        "{} moves, average loss {:.1} cp, {} inaccuracies, {} mistakes, {} blunders",
-        t.moves,
+        "{}, average loss {:.1} cp, {}, {}, {}",
+        count(t.moves, "move", "moves"),
         t.average_cp_loss(),
-        t.inaccuracies,
-        t.mistakes,
-        t.blunders
+        count(t.inaccuracies, "inaccuracy", "inaccuracies"),
+        count(t.mistakes, "mistake", "mistakes"),
+        count(t.blunders, "blunder", "blunders")
     )
+}
+
+/// `search (White)`, or `White` alone for a game without player names.
+fn player_with_colour(name: &str, side: usize) -> String {
+    if name == COLOURS[side] {
+        name.to_string()
+    } else {
+        format!("{name} ({})", COLOURS[side])
+    }
 }
 
 /// Per game: each player's tally and the decisive error; then per player
@@ -297,26 +320,25 @@ pub fn summary(games: &[GameInput], analyses: &[GameAnalysis]) -> String {
         };
         let _ = writeln!(
             out,
-            "Game {}: {} - {}, {result}, {} plies",
+            "Game {}: {} - {}, {result}, {}",
             index + 1,
             names[0],
             names[1],
-            input.moves.len()
+            count(input.moves.len() as u64, "ply", "plies")
         );
-        for side in 0..2 {
+        for (side, (name, tally)) in names.iter().zip(&analysis.tallies).enumerate() {
             let _ = writeln!(
                 out,
-                "  {} ({}): {}",
-                names[side],
-                ["White", "Black"][side],
-                tally_text(&analysis.tallies[side])
+                "  {}: {}",
+                player_with_colour(name, side),
+                tally_text(tally)
             );
-            match players.iter_mut().find(|(n, _, _)| *n == names[side]) {
-                Some((_, games, tally)) => {
+            match players.iter_mut().find(|(n, _, _)| n == name) {
+                Some((_, games, total)) => {
                     *games += 1;
-                    tally.merge(&analysis.tallies[side]);
+                    total.merge(tally);
                 }
-                None => players.push((names[side].clone(), 1, analysis.tallies[side])),
+                None => players.push((name.clone(), 1, *tally)),
             }
         }
         if let Some(ply) = analysis.decisive {
@@ -335,7 +357,12 @@ pub fn summary(games: &[GameInput], analyses: &[GameAnalysis]) -> String {
     }
     let _ = writeln!(out, "Players:");
     for (name, games, tally) in &players {
-        let _ = writeln!(out, "  {name}: {games} games, {}", tally_text(tally));
+        let _ = writeln!(
+            out,
+            "  {name}: {}, {}",
+            count(*games as u64, "game", "games"),
+            tally_text(tally)
+        );
     }
     out
 }

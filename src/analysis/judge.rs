@@ -51,6 +51,16 @@ impl Value {
         }
     }
 
+    /// The value one ply before the position it belongs to, for the same
+    /// player: a proved result is one ply further away.
+    pub fn one_ply_earlier(self) -> Value {
+        match self {
+            Value::Win(n) => Value::Win(n + 1),
+            Value::Loss(n) => Value::Loss(n + 1),
+            other => other,
+        }
+    }
+
     pub fn expected_score(self) -> f64 {
         match self {
             Value::Cp(c) => 1.0 / (1.0 + (-f64::from(c) / SCALE).exp()),

@@ -11,10 +11,10 @@ pub mod cli;
 pub mod journal;
 pub mod judge;
 
-use crate::rules::{Game, GameEnd, Move, MoveError, Outcome, Position, PositionError, Rules};
+use crate::rules::{Game, Move, MoveError, Outcome, Position, PositionError, Rules};
 use crate::rules::{Variant, VariantError};
 use crate::search::tables::Tables;
-use crate::search::{Engine, Limits, Score, SearchEvent, SearchOptions, SearchRequest};
+use crate::search::{Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest};
 use crate::tablebase;
 use crate::tournament::records::{GameRecord, GameResult};
 use judge::{MoveJudgement, Tally, Value};
@@ -120,31 +120,35 @@ impl GameInput {
     }
 }
 
-/// What the search found in one position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PositionReport {
-    /// For the player to move in that position.
+/// A value and the depth it was searched to (0: exact, from the game's
+/// end or the tables).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
     pub value: Value,
     pub depth: u32,
-    pub nodes: u64,
-    /// The best move and the line, in move text; empty when the game is over.
-    pub pv: Vec<String>,
 }
 
-impl PositionReport {
-    fn game_over(end: GameEnd, pos: &Position) -> PositionReport {
-        let value = match end.outcome {
-            Outcome::Draw => Value::Draw,
-            Outcome::Win(p) if p == pos.side_to_move() => Value::Win(0),
-            Outcome::Win(_) => Value::Loss(0),
-        };
-        PositionReport {
-            value,
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
+impl fmt::Display for Scored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.depth {
+            0 => write!(f, "{}", self.value),
+            depth => write!(f, "{}/{depth}", self.value),
         }
     }
+}
+
+/// One played move weighed against the best move, both scored by one
+/// search of the position before it, at the same depth, from the mover's
+/// view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReport {
+    /// The search's best move (the played one when it found nothing better).
+    pub best_move: String,
+    pub best: Scored,
+    pub played: Scored,
+    /// The engine's line after the played move.
+    pub line: Vec<String>,
+    pub nodes: u64,
 }
 
 /// How to search each position.
@@ -159,29 +163,30 @@ pub struct Settings {
     pub tables: Tables,
 }
 
-/// One position to search: game index (0-based) and ply.
+/// One move to judge: game index (0-based) and ply (0-based), searched in
+/// the position before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Job {
     pub game: usize,
     pub ply: usize,
 }
 
-/// Every position of every game: before each move, and the final one.
+/// Every move of every game.
 pub fn jobs(games: &[GameInput]) -> Vec<Job> {
     games
         .iter()
         .enumerate()
-        .flat_map(|(game, input)| (0..=input.moves.len()).map(move |ply| Job { game, ply }))
+        .flat_map(|(game, input)| (0..input.moves.len()).map(move |ply| Job { game, ply }))
         .collect()
 }
 
 /// Searches `todo` on `settings.workers` threads and hands each finished
-/// position to `done` on the calling thread, in the order they finish.
-pub fn search_positions(
+/// move to `done` on the calling thread, in the order they finish.
+pub fn search_moves(
     games: &[GameInput],
     todo: &[Job],
     settings: &Settings,
-    mut done: impl FnMut(Job, PositionReport),
+    mut done: impl FnMut(Job, MoveReport),
 ) {
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
@@ -198,11 +203,11 @@ pub fn search_positions(
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&job) = todo.get(index) else { break };
-                    let game = games[job.game].game_at(job.ply);
-                    let mut report = search_one(&mut engine, &game, &settings.limits);
-                    if let Some(exact) = table_value(&settings.tables, &game) {
-                        report.value = exact;
-                    }
+                    let input = &games[job.game];
+                    let game = input.game_at(job.ply);
+                    let played = input.moves[job.ply];
+                    let mut report = judge_move(&mut engine, &game, played, &settings.limits);
+                    exact_values(&settings.tables, &game, played, &mut report);
                     if tx.send((job, report)).is_err() {
                         break;
                     }
@@ -216,50 +221,153 @@ pub fn search_positions(
     });
 }
 
-/// One position, searched from a clean table so that the result depends on
-/// the position and the limits alone.
-pub fn search_one(engine: &mut Engine, game: &Game, limits: &Limits) -> PositionReport {
-    if let Some(end) = game.status() {
-        return PositionReport::game_over(end, game.position());
-    }
+/// The played move (legal in `game`) and the best move, scored by one
+/// search from a clean table, so that the result depends on the position
+/// and the limits alone.
+pub fn judge_move(engine: &mut Engine, game: &Game, played: Move, limits: &Limits) -> MoveReport {
     engine.new_game();
-    let (tx, rx) = mpsc::channel();
+    let rules = game.rules();
+    let played_text = rules.move_text(&played);
+    let mut infos: Vec<SearchInfo> = Vec::new();
     let request = SearchRequest {
         limits: limits.clone(),
         searchmoves: Vec::new(),
     };
-    engine.go(game, request, move |event| {
-        let _ = tx.send(event);
+    let result = engine.search_judging(game, request, played, &mut |event| {
+        if let SearchEvent::Info(info) = event {
+            infos.push(info);
+        }
     });
-    let rules = game.rules();
-    let mut report = PositionReport {
-        value: Value::Cp(0),
-        depth: 0,
-        nodes: 0,
-        pv: Vec::new(),
+    let best_info = infos.iter().rev().find(|i| i.multipv == 1);
+    let best_move = result
+        .best
+        .or_else(|| best_info.and_then(|i| i.pv.first().copied()))
+        .unwrap_or(played);
+    let scored = |info: &SearchInfo| Scored {
+        value: value_of(info.score),
+        depth: info.depth,
     };
-    for event in rx {
-        match event {
-            SearchEvent::Info(info) if info.multipv == 1 => {
-                report.value = value_of(info.score);
-                report.depth = info.depth;
-                report.nodes = info.nodes;
-                report.pv = info.pv.iter().map(|m| rules.move_text(m)).collect();
-            }
-            SearchEvent::Info(_) => {}
-            SearchEvent::Done(result) => {
-                report.nodes = report.nodes.max(result.nodes);
-                if let Some(best) = result.best {
-                    let best = rules.move_text(&best);
-                    if report.pv.first() != Some(&best) {
-                        report.pv = vec![best];
-                    }
-                }
-            }
+    let best = best_info.map_or(
+        Scored {
+            value: Value::Cp(0),
+            depth: 0,
+        },
+        scored,
+    );
+    let nodes = infos.last().map_or(0, |i| i.nodes).max(result.nodes);
+    let line_after =
+        |info: &SearchInfo| info.pv.iter().skip(1).map(|m| rules.move_text(m)).collect();
+    let judged = infos
+        .iter()
+        .rev()
+        .take_while(|i| i.depth == best.depth)
+        .find(|i| i.pv.first() == Some(&played));
+    let (played_scored, line) = if best_move == played {
+        (best, best_info.map_or_else(Vec::new, line_after))
+    } else if let Some(info) = judged {
+        (scored(info), line_after(info))
+    } else {
+        // The tables chose the root's move and reported nothing else: the
+        // played move alone, as deep as the best one.
+        searched_alone(engine, game, played, best.depth.max(1))
+    };
+    let mut report = MoveReport {
+        best_move: rules.move_text(&best_move),
+        best,
+        played: played_scored,
+        line,
+        nodes,
+    };
+    report.one_score_for_one_move(&played_text);
+    report
+}
+
+/// The played move searched on its own, to `depth`.
+fn searched_alone(
+    engine: &mut Engine,
+    game: &Game,
+    played: Move,
+    depth: u32,
+) -> (Scored, Vec<String>) {
+    engine.new_game();
+    let rules = game.rules();
+    let request = SearchRequest {
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        searchmoves: vec![played],
+    };
+    let mut last: Option<SearchInfo> = None;
+    engine.search_judging(game, request, played, &mut |event| {
+        if let SearchEvent::Info(info) = event {
+            last = Some(info);
+        }
+    });
+    match last {
+        Some(info) => (
+            Scored {
+                value: value_of(info.score),
+                depth: info.depth,
+            },
+            info.pv.iter().skip(1).map(|m| rules.move_text(m)).collect(),
+        ),
+        None => (
+            Scored {
+                value: Value::Cp(0),
+                depth: 0,
+            },
+            Vec::new(),
+        ),
+    }
+}
+
+impl MoveReport {
+    /// The played move is the best one: one score for both (the exact one
+    /// if either is), so a move is never weighed against itself.
+    fn one_score_for_one_move(&mut self, played: &str) {
+        if self.best_move == played {
+            let exact = |s: &Scored| s.depth == 0;
+            let one = if exact(&self.played) && !exact(&self.best) {
+                self.played
+            } else {
+                self.best
+            };
+            (self.best, self.played) = (one, one);
         }
     }
-    engine.wait();
-    report
+}
+
+/// Exact values where the game's end or the tables give them: the position
+/// before the move (the best value) and the one after it (the played
+/// move's, one ply further from the mover's view). The history rules can
+/// change a table value, so the tables are asked with the game's history.
+fn exact_values(tables: &Tables, game: &Game, played: Move, report: &mut MoveReport) {
+    let mover = game.position().side_to_move();
+    let mut after = game.clone();
+    after.play(&played);
+    let exact_after = match after.status() {
+        Some(end) => Some(match end.outcome {
+            Outcome::Draw => Value::Draw,
+            Outcome::Win(p) if p == mover => Value::Win(1),
+            Outcome::Win(_) => Value::Loss(1),
+        }),
+        None => table_value(tables, &after).map(|v| {
+            let for_mover = if after.position().side_to_move() == mover {
+                v
+            } else {
+                v.flip()
+            };
+            for_mover.one_ply_earlier()
+        }),
+    };
+    if let Some(value) = exact_after {
+        report.played = Scored { value, depth: 0 };
+    }
+    if let Some(value) = table_value(tables, game) {
+        report.best = Scored { value, depth: 0 };
+    }
+    report.one_score_for_one_move(&game.rules().move_text(&played));
 }
 
 /// The tables' value of `game`'s position, where they hold it and the
@@ -287,8 +395,6 @@ fn value_of(score: Score) -> Value {
 #[derive(Clone, Debug)]
 pub struct GameAnalysis {
     pub judgements: Vec<MoveJudgement>,
-    /// The report of the position after each move (what the comment shows).
-    pub after: Vec<PositionReport>,
     /// Per player: index 0 White (player 1), 1 Black.
     pub tallies: [Tally; 2],
     /// The move that decided the game (ply index, 0-based), if any.
@@ -296,21 +402,16 @@ pub struct GameAnalysis {
     pub movers: Vec<usize>,
 }
 
-/// Judges every move of `input` from the reports of its positions
-/// (`reports[ply]` for ply 0..=moves).
-pub fn judge_game(input: &GameInput, reports: &[PositionReport]) -> GameAnalysis {
+/// Judges every move of `input` from its report (`reports[ply]`).
+pub fn judge_game(input: &GameInput, reports: &[MoveReport]) -> GameAnalysis {
     let mut game = Game::from_position(input.rules.clone(), input.start);
     let mut judgements = Vec::with_capacity(input.moves.len());
     let mut tallies = [Tally::default(); 2];
     let mut movers = Vec::with_capacity(input.moves.len());
-    for (ply, mv) in input.moves.iter().enumerate() {
-        let mover = game.position().side_to_move();
+    for (mv, report) in input.moves.iter().zip(reports) {
+        let side = game.position().side_to_move().index();
         game.play(mv);
-        let same_side = game.position().side_to_move() == mover;
-        let after = reports[ply + 1].value;
-        let played = if same_side { after } else { after.flip() };
-        let judgement = judge::judge(reports[ply].value, played);
-        let side = mover.index();
+        let judgement = judge::judge(report.best.value, report.played.value);
         tallies[side].add(&judgement);
         judgements.push(judgement);
         movers.push(side);
@@ -318,7 +419,6 @@ pub fn judge_game(input: &GameInput, reports: &[PositionReport]) -> GameAnalysis
     let decisive = decisive_error(&input.record, &judgements, &movers);
     GameAnalysis {
         judgements,
-        after: reports[1..].to_vec(),
         tallies,
         decisive,
         movers,
@@ -350,28 +450,23 @@ fn decisive_error(
         .map(|(i, _)| i)
 }
 
-/// The comment written after a move: the value after it from the mover's
-/// view with the search depth, the mark and the better move when the move
-/// lost something, then the engine's line from the new position.
-pub fn move_comment(
-    judgement: &MoveJudgement,
-    after: &PositionReport,
-    best: &PositionReport,
-) -> String {
-    let mut text = format!("{}/{}", judgement.played, after.depth);
+/// The comment written after a move: the move's value from the mover's
+/// view with its depth, the mark and the better move with its value when
+/// the move lost something, then the engine's line after the move.
+pub fn move_comment(judgement: &MoveJudgement, report: &MoveReport) -> String {
+    let mut text = report.played.to_string();
     if judgement.mark != judge::Mark::Good {
         text.push_str(&format!(
-            " {} {}",
+            " {} {}, best {} {}",
             judgement.mark.symbol(),
-            judgement.mark.name()
+            judgement.mark.name(),
+            report.best_move,
+            report.best
         ));
-        if let Some(better) = best.pv.first() {
-            text.push_str(&format!(", best {better} {}", judgement.best));
-        }
     }
-    if !after.pv.is_empty() {
+    if !report.line.is_empty() {
         text.push_str("; ");
-        text.push_str(&after.pv.join(" "));
+        text.push_str(&report.line.join(" "));
     }
     text
 }

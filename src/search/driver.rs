@@ -58,10 +58,81 @@ pub fn search_with(
     signals: &Signals,
     on_event: &mut dyn FnMut(SearchEvent),
 ) -> SearchResult {
+    let search = Search::new(game, request, options, features);
+    run_search(&search, tt, signals, on_event)
+}
+
+/// Searches `game`'s position and gives `judged`, a legal move there, an
+/// exact score at every depth beside the best line, reported as a line of
+/// its own (`multipv` its rank) unless it is one of the MultiPV lines: so
+/// the move played in a game and the best move are scored by one search, at
+/// the same depth (game analysis). When the tables decide the root, only
+/// their move is reported.
+pub fn search_judging(
+    game: &Game,
+    request: &SearchRequest,
+    options: &SearchOptions,
+    judged: Move,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    on_event: &mut dyn FnMut(SearchEvent),
+) -> SearchResult {
+    let search = Search {
+        judged: Some(judged),
+        ..Search::new(game, request, options, options.features)
+    };
+    run_search(&search, tt, signals, on_event)
+}
+
+/// What one search is asked.
+struct Search<'a> {
+    game: &'a Game,
+    request: &'a SearchRequest,
+    options: &'a SearchOptions,
+    features: Features,
+    judged: Option<Move>,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        game: &'a Game,
+        request: &'a SearchRequest,
+        options: &'a SearchOptions,
+        features: Features,
+    ) -> Search<'a> {
+        Search {
+            game,
+            request,
+            options,
+            features,
+            judged: None,
+        }
+    }
+}
+
+fn run_search(
+    search: &Search,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    on_event: &mut dyn FnMut(SearchEvent),
+) -> SearchResult {
+    let &Search {
+        game,
+        request,
+        options,
+        features,
+        judged,
+    } = search;
     let start = Instant::now();
     let rules = game.rules();
     let root = *game.position();
-    let moves = root_moves(game, &request.searchmoves);
+    let mut moves = root_moves(game, &request.searchmoves);
+    // The judged move is searched even when a huge position's root is a
+    // sample that left it out.
+    let judged = judged.filter(|mv| game.status().is_none() && rules.is_legal(&root, mv));
+    if let Some(mv) = judged.filter(|mv| !moves.contains(mv)) {
+        moves.push(mv);
+    }
     let limits = &request.limits;
     if moves.is_empty() {
         wait_for_release(signals, limits);
@@ -150,6 +221,7 @@ pub fn search_with(
         tables,
         features,
         tuning: Tuning::new(&options.params),
+        judged,
         max_depth: limits
             .depth
             .unwrap_or(MAX_PLY as u32)
@@ -379,6 +451,8 @@ struct Job<'a> {
     tables: Option<super::tables::Prober<'a>>,
     features: Features,
     tuning: Tuning,
+    /// A root move whose exact score is wanted at every depth.
+    judged: Option<Move>,
     max_depth: i32,
 }
 
@@ -460,6 +534,31 @@ impl Job<'_> {
             }
         }
         true
+    }
+
+    /// Gives the judged move, if any, an exact score at `depth` when it is
+    /// not one of the `lines` best (whose scores are exact already): it is
+    /// moved to just behind them and searched with a full window, as a line
+    /// of its own. False if stopped.
+    fn search_judged(
+        &self,
+        s: &mut Searcher,
+        moves: &mut [RootMove],
+        depth: i32,
+        lines: usize,
+    ) -> bool {
+        let Some(judged) = self.judged else {
+            return true;
+        };
+        let Some(index) = moves.iter().position(|rm| rm.mv == judged) else {
+            return true;
+        };
+        if index < lines {
+            return true;
+        }
+        moves[lines..=index].rotate_right(1);
+        s.root_search(&self.root, &mut moves[..=lines], depth, -INF, INF, lines);
+        !s.stopped
     }
 
     /// A Lazy SMP helper: the same iterative deepening without reports;
@@ -588,11 +687,18 @@ impl MainThread<'_, '_> {
         let mut completed = (moves.clone(), 0, 0);
         let mut stable = 0;
         for depth in 1..=job.max_depth {
-            let done = job.iterate(&mut s, &mut moves, depth, self.lines);
+            let done = job.iterate(&mut s, &mut moves, depth, self.lines)
+                && job.search_judged(&mut s, &mut moves, depth, self.lines);
             s.can_stop = true;
             s.publish_nodes();
             if !done {
-                if moves[0].score > -INF {
+                if job.judged.is_some() {
+                    // The best move and the judged one are only comparable
+                    // at one depth: a partial depth is not taken.
+                    if completed.1 == 0 {
+                        completed = self.complete_first_judged(&mut s, moves);
+                    }
+                } else if moves[0].score > -INF {
                     completed = (moves, depth, s.seldepth);
                 }
                 break;
@@ -616,6 +722,33 @@ impl MainThread<'_, '_> {
             }
         }
         completed
+    }
+
+    /// The first depth, stopped before the judged move had its score (a
+    /// node limit smaller than one depth): the judged move is searched to
+    /// depth 1 past the node limit, so that it has a score beside the best
+    /// move's, and both are reported.
+    fn complete_first_judged(
+        &mut self,
+        s: &mut Searcher,
+        mut moves: Vec<RootMove>,
+    ) -> (Vec<RootMove>, i32, usize) {
+        let job = self.job;
+        s.stopped = false;
+        s.can_stop = false;
+        job.search_judged(s, &mut moves, 1, self.lines);
+        s.can_stop = true;
+        s.publish_nodes();
+        let root = &job.root;
+        let unsearched = |rm: &&mut RootMove| Some(rm.mv) == job.judged && rm.score == -INF;
+        if let Some(rm) = moves.iter_mut().find(unsearched) {
+            // Stopped by the clock: the static evaluation after the move.
+            let child = job.rules.after(root, &rm.mv);
+            rm.score = for_mover(root, &child, eval::evaluate(job.rules, &child));
+        }
+        let seldepth = moves.iter().map(|m| m.seldepth).max().unwrap_or(0);
+        self.report(&moves, 1, seldepth);
+        (moves, 1, seldepth)
     }
 
     fn done_after(
@@ -655,6 +788,15 @@ impl MainThread<'_, '_> {
 
     fn report(&mut self, moves: &[RootMove], depth: i32, seldepth: usize) {
         for (i, rm) in moves.iter().take(self.report_lines).enumerate() {
+            let pv = self.job.checked_pv(&rm.pv);
+            let info = self.job.info(rm, pv, depth, seldepth, i + 1);
+            (self.on_event)(SearchEvent::Info(info));
+        }
+        let judged = moves.iter().enumerate().skip(self.report_lines);
+        if let Some((i, rm)) = judged
+            .into_iter()
+            .find(|(_, rm)| Some(rm.mv) == self.job.judged)
+        {
             let pv = self.job.checked_pv(&rm.pv);
             let info = self.job.info(rm, pv, depth, seldepth, i + 1);
             (self.on_event)(SearchEvent::Info(info));

@@ -228,9 +228,7 @@ impl Engine {
 
     /// Searches and waits for the result (bench, tests, baselines).
     pub fn search(&mut self, game: &Game, request: SearchRequest) -> SearchResult {
-        self.wait();
-        self.signals.stop.store(false, Ordering::SeqCst);
-        self.signals.pondering.store(false, Ordering::SeqCst);
+        self.ready_to_search_here();
         alphabeta::search(
             game,
             &request,
@@ -239,6 +237,36 @@ impl Engine {
             &self.signals,
             &mut |_| {},
         )
+    }
+
+    /// Searches and waits, reporting to `on_event` as it goes, with
+    /// `judged` scored beside the best move at every depth (see
+    /// `driver::search_judging`; game analysis).
+    pub fn search_judging(
+        &mut self,
+        game: &Game,
+        request: SearchRequest,
+        judged: Move,
+        on_event: &mut dyn FnMut(SearchEvent),
+    ) -> SearchResult {
+        self.ready_to_search_here();
+        driver::search_judging(
+            game,
+            &request,
+            &self.options,
+            judged,
+            &self.tt,
+            &self.signals,
+            on_event,
+        )
+    }
+
+    /// A search on the calling thread: none running, no stop or ponder
+    /// left over from the last.
+    fn ready_to_search_here(&mut self) {
+        self.wait();
+        self.signals.stop.store(false, Ordering::SeqCst);
+        self.signals.pondering.store(false, Ordering::SeqCst);
     }
 
     /// Asks a running search to finish now; it still reports `Done`.

@@ -392,6 +392,9 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
     };
     for (key, value) in key_values(spec)? {
         let value = value.as_str();
+        if matches!(key.as_str(), "name") || key.starts_with("option.") {
+            no_control_characters(&key, value)?;
+        }
         match key.as_str() {
             "name" => config.name = value.to_string(),
             "cmd" => {
@@ -427,6 +430,20 @@ pub fn engine_config(spec: &str, index: usize) -> Result<EngineConfig> {
         config.name = format!("engine{}", index + 1);
     }
     Ok(config)
+}
+
+/// Option names and values go into one protocol line each, and names into
+/// the records: a newline would start a second command (a `setoption` the
+/// runner never checked) or a second tag.
+fn no_control_characters(key: &str, value: &str) -> Result<()> {
+    let bad = key.chars().chain(value.chars()).find(|c| c.is_control());
+    if let Some(c) = bad {
+        bail!(
+            "'{key}={}' holds a control character ({c:?}): names and values must be one line of printable text",
+            value.escape_debug()
+        );
+    }
+    Ok(())
 }
 
 /// A later value for the same option replaces the earlier one (so an

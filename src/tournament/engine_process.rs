@@ -357,6 +357,13 @@ impl EngineProcess {
         self.send("isready")?;
         lines.extend(self.expect("readyok", timeout)?);
         for (name, value) in self.config.options.clone() {
+            if name.chars().chain(value.chars()).any(char::is_control) {
+                // A newline would send a second, unchecked command.
+                return Err(EngineError::BadOption {
+                    reason: format!("'{}' holds a control character", value.escape_debug()),
+                    name: name.escape_debug().to_string(),
+                });
+            }
             let known = self.advertised.is_empty()
                 || self
                     .advertised

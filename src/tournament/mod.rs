@@ -161,9 +161,12 @@ struct Scored {
 /// first game. Games sharing a `Pair` tag within one run (`Run` tag) are the
 /// two colours of one opening; games of different runs never pair. Records
 /// without a `Run` tag (older files) count as one run per file, a new one
-/// starting whenever a `Game` number repeats. Games are taken in run order,
-/// then `Game` tag order, not file order (concurrent games finish out of
-/// order), so a rescore reports the same way round as the live run.
+/// starting whenever a `Game` number repeats. A game number written twice
+/// in one run is counted once (the first record), as `--resume` counts it;
+/// a damaged `Run` tag is an error, since its game could not be told apart
+/// from another run's. Games are taken in run order, then `Game` tag order,
+/// not file order (concurrent games finish out of order), so a rescore
+/// reports the same way round as the live run.
 pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Result<Vec<PairTally>> {
     let mut games: Vec<Scored> = Vec::new();
     let mut run_order: HashMap<String, usize> = HashMap::new();
@@ -183,7 +186,11 @@ pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Resul
                 .and_then(|n| n.parse::<u64>().ok())
                 .unwrap_or(index);
             let run = match game.tag("Run") {
-                Some(run) => run.to_string(),
+                Some(run) => {
+                    resume::parse_run_tag(run)
+                        .with_context(|| format!("{name}: {}", resume::game_label(&game)))?;
+                    run.to_string()
+                }
                 None => {
                     if !seen.insert(number) {
                         untagged_run += 1;
@@ -213,6 +220,14 @@ pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Resul
         reader.finish().with_context(|| name.clone())?;
     }
     games.sort_by_key(|g| (g.run, g.number));
+    let before = games.len();
+    games.dedup_by_key(|g| (g.run, g.number));
+    if games.len() < before {
+        log::warn!(
+            "{} records repeat a game number of their run; each game is counted once",
+            before - games.len()
+        );
+    }
     let mut tallies: Vec<PairTally> = Vec::new();
     for game in &games {
         let (white, black) = (game.white.as_str(), game.black.as_str());

@@ -1,13 +1,18 @@
 //! Run identity and resuming from the records file.
 //!
 //! Every record carries a `Run` tag, `<start time> seed=<seed>
-//! config=<fingerprint>`: games of one run share it, so rescoring pairs
-//! games only within a run however many runs were appended to one file, and
-//! `--resume` finds the games of an interrupted run (same settings, same
-//! seed: same fingerprint) to count them once and play only the rest, under
-//! the same `Run` tag.
+//! config=<fingerprint> [shard=K/N] check=<crc32>`: games of one run share
+//! it, so rescoring pairs games only within a run however many runs were
+//! appended to one file, and `--resume` finds the games of an interrupted
+//! run (same settings, same seed: same fingerprint; the same share of a
+//! sharded match) to count them once and play only the rest, under the same
+//! `Run` tag. The checksum covers the rest of the tag: a tag damaged by one
+//! character would otherwise name another run, and its game be played or
+//! counted twice. Tags written before checksums (three words) are read as
+//! they are.
 
 use super::records::{GameRecord, GameResult, RecordError, RecordReader};
+use super::schedule::Shard;
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -23,29 +28,73 @@ pub struct RunId {
     pub seed: u64,
     /// [`fingerprint`] of everything that decides the games.
     pub config: u64,
+    /// The share of the match this run plays, if sharded: two shares have
+    /// the same settings, and must not resume each other's games.
+    pub shard: Option<Shard>,
 }
 
 impl RunId {
-    pub fn new(seed: u64, config: u64) -> RunId {
+    pub fn new(seed: u64, config: u64, shard: Option<Shard>) -> RunId {
         RunId {
             started: utc_now().timestamp_ms(),
             seed,
             config,
+            shard,
         }
     }
 
     /// The `Run` tag's value.
     pub fn tag(&self) -> String {
-        format!(
-            "{} seed={} config={:016x}",
-            self.started, self.seed, self.config
-        )
+        let body = format!("{} {}", self.started, self.settings());
+        format!("{body} check={:08x}", crc32fast::hash(body.as_bytes()))
     }
 
-    /// Whether a `Run` tag belongs to a run of these settings.
-    fn same_settings(&self, tag: &str) -> bool {
-        tag.ends_with(&format!(" seed={} config={:016x}", self.seed, self.config))
+    /// What a resumed run shares with the interrupted one.
+    fn settings(&self) -> String {
+        let mut text = format!("seed={} config={:016x}", self.seed, self.config);
+        if let Some(shard) = self.shard {
+            text += &format!(" shard={}/{}", shard.index + 1, shard.count);
+        }
+        text
     }
+}
+
+/// A `Run` tag read back, its checksum verified.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RunTag<'a> {
+    pub started: &'a str,
+    /// Everything after the start time, but the checksum.
+    pub settings: &'a str,
+}
+
+/// Reads a `Run` tag: `<start> <settings> check=<crc32>`, or the three words
+/// `<start> seed=<seed> config=<fingerprint>` of records written before
+/// checksums. Anything else is damage.
+pub fn parse_run_tag(tag: &str) -> Result<RunTag<'_>> {
+    let body = match tag.rsplit_once(" check=") {
+        Some((body, check)) => {
+            let sum = u32::from_str_radix(check, 16)
+                .ok()
+                .filter(|_| check.len() == 8);
+            if sum != Some(crc32fast::hash(body.as_bytes())) {
+                bail!("Run tag '{tag}' does not match its checksum: the record is damaged");
+            }
+            body
+        }
+        None => {
+            let words: Vec<&str> = tag.split(' ').collect();
+            let legacy = matches!(words.as_slice(), [_, seed, config]
+                if seed.starts_with("seed=") && config.starts_with("config="));
+            if !legacy {
+                bail!("malformed Run tag '{tag}': the record is damaged");
+            }
+            tag
+        }
+    };
+    let Some((started, settings)) = body.split_once(' ') else {
+        bail!("malformed Run tag '{tag}': the record is damaged");
+    };
+    Ok(RunTag { started, settings })
 }
 
 /// FNV-1a, 64 bits: a stable hash of the settings' description (std's
@@ -197,36 +246,42 @@ pub fn load(path: &Path, run: &RunId) -> Result<Option<Resumed>> {
             .and_then(|f| f.set_len(complete))
             .with_context(|| format!("truncating {}", path.display()))?;
     }
-    let Some((tag, games)) = found else {
+    let Some((started, games)) = found else {
         return Ok(None);
-    };
-    let Some(started) = tag.split_whitespace().next() else {
-        bail!("malformed Run tag '{tag}'");
     };
     Ok(Some(Resumed {
         run: RunId {
-            started: started.to_string(),
+            started,
             ..run.clone()
         },
         games,
     }))
 }
 
-/// Adds a game of a run with these settings to `found`, starting afresh
-/// when a newer such run begins.
+/// Adds a game of a run with these settings to `found` (the run's start,
+/// its games), starting afresh when a newer such run begins. Every `Run`
+/// tag is checked, not only this run's: a damaged one may have been this
+/// run's.
 fn keep(
     game: &GameRecord,
     run: &RunId,
     found: &mut Option<(String, Vec<ResumedGame>)>,
 ) -> Result<()> {
-    let Some(tag) = game.tag("Run").filter(|t| run.same_settings(t)) else {
+    let Some(tag) = game.tag("Run") else {
         return Ok(());
     };
+    let tag = parse_run_tag(tag).with_context(|| game_label(game))?;
+    if tag.settings != run.settings() {
+        return Ok(());
+    }
     let Some(number) = game.tag("Game").and_then(|n| n.parse::<usize>().ok()) else {
         bail!("no Game number");
     };
-    if found.as_ref().is_none_or(|(current, _)| current != tag) {
-        *found = Some((tag.to_string(), Vec::new()));
+    if found
+        .as_ref()
+        .is_none_or(|(current, _)| current != tag.started)
+    {
+        *found = Some((tag.started.to_string(), Vec::new()));
     }
     let (_, games) = found.as_mut().expect("set above");
     games.push(ResumedGame {
@@ -235,6 +290,11 @@ fn keep(
         termination: game.tag("Termination").unwrap_or("unknown").to_string(),
     });
     Ok(())
+}
+
+/// `game 12` (its `Game` tag), for errors about one record.
+pub fn game_label(game: &GameRecord) -> String {
+    format!("game {}", game.tag("Game").unwrap_or("without a Game tag"))
 }
 
 /// A line that ends a game: its last token is a result.
@@ -265,17 +325,50 @@ mod tests {
 
     #[test]
     fn run_tags_match_settings_not_start() {
-        let run = RunId::new(7, fingerprint("a"));
+        let run = RunId::new(7, fingerprint("a"), None);
         let tag = run.tag();
-        assert!(run.same_settings(&tag));
-        assert!(run.same_settings(&tag.replacen("20", "19", 1)));
-        assert!(!RunId::new(8, fingerprint("a")).same_settings(&tag));
-        assert!(!RunId::new(7, fingerprint("b")).same_settings(&tag));
+        let settings = |tag: &str| parse_run_tag(tag).unwrap().settings.to_string();
+        assert_eq!(settings(&tag), run.settings());
+        let later = RunId::new(7, fingerprint("a"), None);
+        assert_eq!(settings(&later.tag()), run.settings());
+        assert_ne!(
+            settings(&tag),
+            RunId::new(8, fingerprint("a"), None).settings()
+        );
+        assert_ne!(
+            settings(&tag),
+            RunId::new(7, fingerprint("b"), None).settings()
+        );
+        let shard = |index| Some(Shard { index, count: 2 });
+        assert_ne!(
+            RunId::new(7, fingerprint("a"), shard(0)).settings(),
+            RunId::new(7, fingerprint("a"), shard(1)).settings(),
+            "two shares of one match are two runs"
+        );
+        // Tags of records written before checksums are still read.
+        let legacy = "2026-11-30T09:45:22.123Z seed=7 config=00000000000000ff";
+        assert_eq!(
+            parse_run_tag(legacy).unwrap(),
+            RunTag {
+                started: "2026-11-30T09:45:22.123Z",
+                settings: "seed=7 config=00000000000000ff"
+            }
+        );
+    }
+
+    #[test]
+    fn a_run_tag_damaged_in_any_one_character_is_refused() {
+        let tag = RunId::new(7, fingerprint("a"), Some(Shard { index: 0, count: 2 })).tag();
+        for (i, c) in tag.char_indices() {
+            let other = if c == '1' { '2' } else { '1' };
+            let damaged = format!("{}{other}{}", &tag[..i], &tag[i + c.len_utf8()..]);
+            assert!(parse_run_tag(&damaged).is_err(), "{damaged}");
+        }
     }
 
     #[test]
     fn a_cut_off_last_record_is_dropped_and_damage_elsewhere_refused() {
-        let run = RunId::new(3, 99);
+        let run = RunId::new(3, 99, None);
         let game = |number: usize| {
             let mut r = GameRecord {
                 moves: vec!["@a1".into()],
@@ -297,7 +390,7 @@ mod tests {
         }
         std::fs::write(&path, format!("{}[Oops\n{}", game(1), game(2))).unwrap();
         assert!(load(&path, &run).is_err(), "damage mid-file");
-        let other = RunId::new(4, 99);
+        let other = RunId::new(4, 99, None);
         std::fs::write(&path, &whole).unwrap();
         assert!(load(&path, &other).unwrap().is_none(), "another seed");
         let _ = std::fs::remove_file(&path);

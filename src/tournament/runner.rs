@@ -83,7 +83,11 @@ pub fn run_match(
         .iter()
         .map(|p| PairTally::new(&config.engines[p.a].name, &config.engines[p.b].name))
         .collect();
+    // Locked before resuming reads it: another run writing the same file
+    // would see this run's games as its own, and this run its games.
+    let mut records = open_records(config)?;
     let (run, done) = resume_state(config, &mut tallies)?;
+    announce_records(config, &run);
     let share: Vec<Job> =
         schedule::jobs(&pairings, config.rounds, config.openings.len(), config.seed)
             .into_iter()
@@ -94,7 +98,6 @@ pub fn run_match(
         .into_iter()
         .filter(|job| !done.contains(&job.index))
         .collect();
-    let mut records = open_records(config, &run)?;
     let shared = Shared {
         config,
         run: &run,
@@ -198,7 +201,11 @@ fn resume_state(
     config: &MatchConfig,
     tallies: &mut [PairTally],
 ) -> Result<(RunId, HashSet<usize>)> {
-    let fresh = RunId::new(config.seed, resume::fingerprint(&config.describe()));
+    let fresh = RunId::new(
+        config.seed,
+        resume::fingerprint(&config.describe()),
+        config.shard,
+    );
     let Some(path) = config.pgn.as_ref().filter(|_| config.resume) else {
         return Ok((fresh, HashSet::new()));
     };
@@ -219,6 +226,15 @@ fn resume_state(
                 game.number
             );
         };
+        if let Some(shard) = config.shard.filter(|s| !s.holds(job)) {
+            bail!(
+                "{}: game {} is not in share {}/{} of the match",
+                path.display(),
+                game.number,
+                shard.index + 1,
+                shard.count
+            );
+        }
         let white_outcome = match game.result {
             GameResult::WhiteWins => stats::Outcome::Win,
             GameResult::BlackWins => stats::Outcome::Loss,
@@ -259,11 +275,35 @@ fn preflight(config: &MatchConfig) -> Result<()> {
     Ok(())
 }
 
-/// Opens the records file for appending, saying so when it already holds
-/// games (of another run, unless resuming this one).
-fn open_records(config: &MatchConfig, run: &RunId) -> Result<Option<File>> {
+/// Opens the records file for appending, with an exclusive lock held until
+/// the run ends: two runs (two shards, or a run and its own `--resume`)
+/// writing one file would each take the other's games for its own.
+fn open_records(config: &MatchConfig) -> Result<Option<File>> {
     let Some(path) = &config.pgn else {
         return Ok(None);
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{} is being written by another run (another shard or match on this machine or a shared volume): give each run its own --pgn, or wait for it to end",
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("locking {}", path.display()))
+        }
+    }
+}
+
+/// Says so when the records file already holds games (of another run,
+/// unless resuming this one).
+fn announce_records(config: &MatchConfig, run: &RunId) {
+    let Some(path) = &config.pgn else {
+        return;
     };
     let existing = std::fs::metadata(path).map_or(0, |m| m.len());
     if existing > 0 && !config.quiet {
@@ -273,12 +313,6 @@ fn open_records(config: &MatchConfig, run: &RunId) -> Result<Option<File>> {
             run.tag()
         );
     }
-    OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))
-        .map(Some)
 }
 
 fn worker(shared: &Shared, results: Sender<PlayedGame>) {
