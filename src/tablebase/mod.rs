@@ -14,6 +14,7 @@ pub mod cli;
 pub mod file;
 pub mod generate;
 pub mod index;
+pub mod perfect;
 pub mod retrograde;
 pub mod table;
 pub mod value;
