@@ -6,12 +6,28 @@
 use super::class::Class;
 use super::table::Tablebase;
 use super::value::Value;
-use crate::rules::{Move, MoveList, Position};
+use crate::rules::{Move, MoveList, Position, Rules};
 use anyhow::{Result, bail};
+
+/// Where perfect play is read from: a solved table set, or (in tests) a
+/// wrapper that lies, to show the checks below catch a wrong table.
+pub trait Solved {
+    fn rules(&self) -> &Rules;
+    fn probe(&self, pos: &Position) -> Option<Value>;
+}
+
+impl Solved for Tablebase {
+    fn rules(&self) -> &Rules {
+        Tablebase::rules(self)
+    }
+    fn probe(&self, pos: &Position) -> Option<Value> {
+        Tablebase::probe(self, pos)
+    }
+}
 
 /// Every legal move of `pos` with the value it leads to for the side that
 /// plays it, in move generation order.
-pub fn move_values(tables: &Tablebase, pos: &Position) -> Result<Vec<(Move, Value)>> {
+pub fn move_values(tables: &dyn Solved, pos: &Position) -> Result<Vec<(Move, Value)>> {
     let rules = tables.rules();
     let mut list = MoveList::new();
     if rules.status(pos).is_none() {
@@ -36,7 +52,7 @@ pub fn move_values(tables: &Tablebase, pos: &Position) -> Result<Vec<(Move, Valu
 
 /// The value of `pos` for its side to move, or an error naming the class
 /// whose table is missing.
-pub fn value_of(tables: &Tablebase, pos: &Position) -> Result<Value> {
+pub fn value_of(tables: &dyn Solved, pos: &Position) -> Result<Value> {
     match tables.probe(pos) {
         Some(value) => Ok(value),
         None => bail!(
@@ -48,7 +64,7 @@ pub fn value_of(tables: &Tablebase, pos: &Position) -> Result<Value> {
 
 /// Every move of `pos` that achieves its value, in move generation order
 /// (none when the game is over).
-pub fn optimal_moves(tables: &Tablebase, pos: &Position) -> Result<Vec<Move>> {
+pub fn optimal_moves(tables: &dyn Solved, pos: &Position) -> Result<Vec<Move>> {
     let value = value_of(tables, pos)?;
     Ok(move_values(tables, pos)?
         .into_iter()
@@ -62,7 +78,7 @@ pub fn optimal_moves(tables: &Tablebase, pos: &Position) -> Result<Vec<Move>> {
 /// drawn (perfect play never ends). The line is checked as it is played:
 /// each move must bring the distance down by one ply and the game must end
 /// exactly when the distance reaches zero, as the value said.
-pub fn perfect_game(tables: &Tablebase, pos: &Position) -> Result<Option<Vec<Move>>> {
+pub fn perfect_game(tables: &dyn Solved, pos: &Position) -> Result<Option<Vec<Move>>> {
     let rules = tables.rules();
     let first = value_of(tables, pos)?;
     if first == Value::Draw {
@@ -101,7 +117,7 @@ pub fn perfect_game(tables: &Tablebase, pos: &Position) -> Result<Option<Vec<Mov
 }
 
 /// Moves as text separated by spaces.
-pub fn line_text(tables: &Tablebase, moves: &[Move]) -> String {
+pub fn line_text(tables: &dyn Solved, moves: &[Move]) -> String {
     let rules = tables.rules();
     moves
         .iter()
