@@ -1,5 +1,6 @@
 //! `yote tb …` and `yote solve`: the command-line side of the tables.
 
+use super::bound;
 use super::class::{Class, table_classes};
 use super::file;
 use super::generate::{self, Progress, Request, Shard};
@@ -34,6 +35,10 @@ pub enum TbCommand {
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Keep only the pair being solved and the classes it probes in
+        /// memory (read from DIR for each pair), not the whole set.
+        #[arg(long)]
+        memory_bound: bool,
     },
     /// One line per class: positions, wins, draws, losses, longest win,
     /// longest loss (side to move's view).
@@ -128,6 +133,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             variant,
             classes,
             threads: t,
+            memory_bound,
         } => {
             let rules = rules_of(&variant)?;
             let shard = match classes {
@@ -141,7 +147,10 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
                 threads: threads(t),
             };
             let bar = Bar::new();
-            let (_, report) = generate::generate(&rules, &request, &bar)?;
+            let report = match memory_bound {
+                true => bound::generate_bounded(&rules, &request, &bar)?,
+                false => generate::generate(&rules, &request, &bar)?.1,
+            };
             bar.0.finish_and_clear();
             eprintln!(
                 "tb generate: {} classes solved ({} positions), {} kept from disk, {:.1} s, peak memory {} MiB",

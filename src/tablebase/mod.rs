@@ -9,6 +9,7 @@
 //! `generate` drives a whole set and `table` holds and probes it.
 //! History rules (NoCaptureDraw, RepetitionDraw) are not in the tables.
 
+pub mod bound;
 pub mod class;
 pub mod cli;
 pub mod file;
