@@ -74,6 +74,18 @@ fn reset_peak_memory() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
+/// The process's CPU time so far (user + system), in seconds (Linux: the
+/// clock ticks of `/proc/self/stat`, 100 a second on every Linux ABI). The
+/// per-pair figure the estimates need on a machine shared with others.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces), from field 3.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks = |n: usize| fields.get(n - 3)?.parse::<f64>().ok();
+    Some((ticks(14)? + ticks(15)?) / 100.0)
+}
+
 /// `tb generate --memory-bound`: what `generate` does (resumable, sharded),
 /// with only the pair being solved and the classes it probes in memory.
 /// Returns no tables: they are in `request.dir`.
@@ -94,6 +106,7 @@ pub fn generate_bounded(
     let pairs = class_pairs(&table_classes(variant, request.pieces));
     progress.start(pairs.iter().flatten().map(|c| c.size(cells)).sum());
     let mut stage_start = 0;
+    let mut peak = 0;
     while stage_start < pairs.len() {
         let stage = pairs[stage_start][0].stage();
         let stage_len = pairs[stage_start..]
@@ -113,6 +126,7 @@ pub fn generate_bounded(
             }
             progress.class(pair);
             solve_one(rules, request, pair, &mut report, progress)?;
+            peak = peak.max(super::cli::peak_memory_mib().unwrap_or(0));
         }
         for pair in waiting {
             for &class in pair {
@@ -122,6 +136,8 @@ pub fn generate_bounded(
         stage_start += stage_len;
     }
     report.elapsed = start.elapsed();
+    // The peak is reset for every pair: the run's is the largest pair's.
+    progress.note(&format!("largest peak memory of a pair: {peak} MiB"));
     Ok(report)
 }
 
@@ -157,6 +173,7 @@ fn solve_one(
     let dir = request.dir.as_deref().expect("checked by the caller");
     reset_peak_memory();
     let pair_start = Instant::now();
+    let cpu_start = cpu_seconds();
     let mut probed = Tablebase::new(rules.clone(), request.pieces);
     let mut probed_positions = 0;
     for class in probed_by(pair, variant, request.pieces) {
@@ -174,10 +191,12 @@ fn solve_one(
         report.solved.push(table.class());
     }
     let names: Vec<String> = pair.iter().map(|c| c.to_string()).collect();
+    let cpu = cpu_start.zip(cpu_seconds()).map(|(a, b)| b - a);
     progress.note(&format!(
-        "class {} solved in {:.1} s, {} positions probed, peak memory {} MiB",
+        "class {} solved in {:.1} s ({} CPU s), {} positions probed, peak memory {} MiB",
         names.join(" + "),
         pair_start.elapsed().as_secs_f64(),
+        cpu.map_or("?".to_string(), |c| format!("{c:.1}")),
         probed_positions,
         super::cli::peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
     ));
