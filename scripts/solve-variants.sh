@@ -44,22 +44,25 @@ best_moves() {
 
 row() {
     local family=$1 rows=$2 cols=$3 pieces=$4
-    local out value positions seconds verify memory length line
+    local out value positions seconds verify cpu memory length line
     out=$(solve_output "$family" "$rows" "$cols" "$pieces")
     value=$(sed -n 's/^value //p' <<<"$out")
     positions=$(sed -n 's/^solved \([0-9]*\) positions in .*/\1/p' <<<"$out")
     seconds=$(sed -n 's/^solved [0-9]* positions in \([0-9.]*\) s.*/\1/p' <<<"$out")
     verify=$(sed -n 's/.*verified [0-9]* in \([0-9.]*\) s.*/\1/p' <<<"$out")
     memory=$(sed -n 's/.*peak memory \([0-9]*\) MiB.*/\1/p' <<<"$out")
+    cpu=$(sed -n 's/.*, \([0-9.]*\) CPU s in all.*/\1/p' <<<"$out")
+    # Older outputs saved with `/usr/bin/time -v` around them.
+    [ -n "$cpu" ] || cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {if (s) printf "%.1f", s}' <<<"$out")
     length="-"
     case $value in win*|loss*) length=${value#* } ;; esac
-    echo "| $family | ${rows}x$cols | $pieces | $positions | ${value%% *} | $length | $(best_moves "$out") | $seconds + $verify | $memory |"
+    echo "| $family | ${rows}x$cols | $pieces | $positions | ${value%% *} | $length | $(best_moves "$out") | $seconds + $verify | ${cpu:-?} | $memory |"
     line=$(sed -n 's/^line //p' <<<"$out")
     [ -z "$line" ] || echo "| $family | ${rows}x$cols | $pieces | $value | $line |" >>"$games"
 }
 
-echo "| rules | board | pieces each | positions | value for the first player | perfect game (plies) | every best first move | time (s): solve + verify | peak memory (MiB) |"
-echo "|---|---|---|---:|---|---:|---|---:|---:|"
+echo "| rules | board | pieces each | positions | value for the first player | perfect game (plies) | every best first move | wall time (s): solve + verify | CPU (s) | peak memory (MiB) |"
+echo "|---|---|---|---:|---|---:|---|---:|---:|---:|"
 for family in "${families[@]}"; do
     for board in "${boards[@]}"; do
         size=${board%%:*} range=${board#*:}

@@ -77,7 +77,7 @@ fn reset_peak_memory() {
 /// The process's CPU time so far (user + system), in seconds (Linux: the
 /// clock ticks of `/proc/self/stat`, 100 a second on every Linux ABI). The
 /// per-pair figure the estimates need on a machine shared with others.
-fn cpu_seconds() -> Option<f64> {
+pub fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the command name (which may hold spaces), from field 3.
     let rest = &stat[stat.rfind(')')? + 2..];

@@ -290,10 +290,11 @@ pub fn run_solve(args: SolveArgs) -> Result<()> {
         file::table_rules(v) + &format!(",pieces={}", v.pieces)
     );
     println!(
-        "solved {} positions in {:.2} s, verified {checked} in {:.2} s, peak memory {} MiB",
+        "solved {} positions in {:.2} s, verified {checked} in {:.2} s, {} CPU s in all, peak memory {} MiB",
         positions,
         report.elapsed.as_secs_f64(),
         verify_start.elapsed().as_secs_f64(),
+        bound::cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}")),
         peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
     );
     let start = rules.start_position();
