@@ -30,8 +30,12 @@ solve_output() {
 # Every first move that keeps the value, or "all N" when every one does.
 best_moves() {
     local out=$1
-    local best total
+    local best total value
     best=$(sed -n 's/^best //p' <<<"$out")
+    value=$(sed -n 's/^value //p' <<<"$out")
+    # Outputs of before the `best` line: the moves whose value is the root's.
+    grep -q '^best' <<<"$out" \
+        || best=$({ grep "^move .* $value\$" <<<"$out" || true; } | awk '{print $2}' | paste -sd' ' -)
     total=$(grep -c '^move ' <<<"$out" || true)
     if [ -z "$best" ] || [ "$total" = 0 ]; then
         echo "(game over at the start)"
