@@ -4,7 +4,7 @@
 //! family (so the exits it loads are all the exits there are: a missing
 //! one stops the solver).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use yote::rules::{Rules, Variant};
 use yote::tablebase::bound::generate_bounded;
 use yote::tablebase::generate::Silent;
@@ -16,16 +16,16 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn request(pieces: u32, dir: &PathBuf) -> Request {
+fn request(pieces: u32, dir: &Path) -> Request {
     Request {
         pieces,
-        dir: Some(dir.clone()),
+        dir: Some(dir.to_path_buf()),
         shard: Shard::ALL,
         threads: 2,
     }
 }
 
-fn files(dir: &PathBuf) -> Vec<(String, Vec<u8>)> {
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| {

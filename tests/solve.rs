@@ -124,7 +124,13 @@ fn a_perfect_game_that_contradicts_its_table_is_refused() {
 #[test]
 fn brute_force_confirms_the_solved_3x3_boards() {
     let mut won = 0;
-    for family in ["standard", "hand-removal", "classic", "boxed", "all-options"] {
+    for family in [
+        "standard",
+        "hand-removal",
+        "classic",
+        "boxed",
+        "all-options",
+    ] {
         for pieces in 5..=8 {
             let spec = format!("{family},rows=3,cols=3,pieces={pieces}");
             let rules = rules(&spec);
@@ -141,10 +147,13 @@ fn brute_force_confirms_the_solved_3x3_boards() {
             let start = rules.start_position();
             let value = tables.probe(&start).unwrap();
             let game = perfect_game(&tables, &start).unwrap();
-            assert_eq!(game.map(|g| g.len()), match value {
-                Value::Draw => None,
-                v => Some(usize::from(v.distance())),
-            });
+            assert_eq!(
+                game.map(|g| g.len()),
+                match value {
+                    Value::Draw => None,
+                    v => Some(usize::from(v.distance())),
+                }
+            );
             won += usize::from(matches!(value, Value::Win(_)));
         }
     }

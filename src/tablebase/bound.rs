@@ -114,7 +114,10 @@ pub fn generate_bounded(
             .take_while(|p| p[0].stage() == stage)
             .count();
         let mut waiting = Vec::new();
-        for (n, pair) in pairs[stage_start..stage_start + stage_len].iter().enumerate() {
+        for (n, pair) in pairs[stage_start..stage_start + stage_len]
+            .iter()
+            .enumerate()
+        {
             if on_disk(dir, &spec, pair, cells, progress)? {
                 report.kept.extend(pair);
                 progress.advance(pair.iter().map(|c| c.size(cells)).sum());
@@ -178,7 +181,10 @@ fn solve_one(
     let mut probed_positions = 0;
     for class in probed_by(pair, variant, request.pieces) {
         let Some(table) = load(dir, &spec, class, cells, progress)? else {
-            bail!("class {class}, probed by class {}, is not in the directory", pair[0])
+            bail!(
+                "class {class}, probed by class {}, is not in the directory",
+                pair[0]
+            )
         };
         probed_positions += class.size(cells);
         probed.insert(table);

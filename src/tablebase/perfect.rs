@@ -107,7 +107,9 @@ pub fn perfect_game(tables: &dyn Solved, pos: &Position) -> Result<Option<Vec<Mo
     }
     let winner = rules.status(&here).and_then(|end| end.winner());
     let first_player_won = winner == Some(pos.side_to_move());
-    if line.len() != usize::from(first.distance()) || first_player_won != matches!(first, Value::Win(_)) {
+    if line.len() != usize::from(first.distance())
+        || first_player_won != matches!(first, Value::Win(_))
+    {
         bail!(
             "the perfect game ended after {} plies with winner {winner:?}, not the {first} the table says",
             line.len()

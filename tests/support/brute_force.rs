@@ -81,4 +81,3 @@ pub fn brute_force(rules: &Rules) -> HashMap<Key, (Position, Value)> {
         .map(|(k, i)| (k, (positions[i], values[i].unwrap_or(Value::Draw))))
         .collect()
 }
-
