@@ -4,6 +4,10 @@
 //! family (so the exits it loads are all the exits there are: a missing
 //! one stops the solver).
 
+#[path = "support/families.rs"]
+mod families;
+
+use families::FAMILIES;
 use std::path::{Path, PathBuf};
 use yote::rules::{Rules, Variant};
 use yote::tablebase::bound::generate_bounded;
@@ -40,18 +44,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn bounded_generation_writes_the_same_tables_in_every_family() {
-    for family in [
-        "standard",
-        "removal=board-or-hand",
-        "removal=board-then-hand",
-        "removal=none",
-        "classic",
-        "no_moves=more-pieces",
-        "mandatory_capture=true",
-        "multi_jump=true,jump_own=true",
-        "bonus_turn=true",
-        "all-options,mandatory_capture=true,removal=board-or-hand",
-    ] {
+    for family in FAMILIES {
         let spec = format!("{family},rows=3,cols=4,pieces=4");
         let rules = Rules::new(Variant::from_spec(&spec).unwrap()).unwrap();
         let (whole, bounded) = (temp_dir("whole"), temp_dir("bounded"));

@@ -5,7 +5,7 @@
 #[path = "support/brute_force.rs"]
 mod brute_force;
 
-use brute_force::brute_force;
+use brute_force::assert_tables_agree;
 use std::process::Command;
 use yote::rules::{Player, Position, Rules, Variant};
 use yote::tablebase::generate::Silent;
@@ -135,15 +135,7 @@ fn brute_force_confirms_the_solved_3x3_boards() {
             let spec = format!("{family},rows=3,cols=3,pieces={pieces}");
             let rules = rules(&spec);
             let tables = solve(&rules);
-            let solved = brute_force(&rules);
-            for (position, value) in solved.values() {
-                assert_eq!(
-                    tables.probe(position),
-                    Some(*value),
-                    "{spec}: {}",
-                    rules.position_text(position)
-                );
-            }
+            assert!(assert_tables_agree(&rules, &tables, &spec) > 1000, "{spec}");
             let start = rules.start_position();
             let value = tables.probe(&start).unwrap();
             let game = perfect_game(&tables, &start).unwrap();

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use yote::rules::{MoveList, Player, Position, Rules};
-use yote::tablebase::Value;
+use yote::tablebase::{Tablebase, Value};
 
 /// What makes a position itself: cells, hands and side to move.
 type Key = (u64, u64, u32, u32, Player);
@@ -80,4 +80,19 @@ pub fn brute_force(rules: &Rules) -> HashMap<Key, (Position, Value)> {
     seen.into_iter()
         .map(|(k, i)| (k, (positions[i], values[i].unwrap_or(Value::Draw))))
         .collect()
+}
+
+/// Asserts that `tables` give every position the brute force reaches from
+/// the start its brute-force value; returns how many positions that is.
+pub fn assert_tables_agree(rules: &Rules, tables: &Tablebase, spec: &str) -> usize {
+    let solved = brute_force(rules);
+    for (position, value) in solved.values() {
+        assert_eq!(
+            tables.probe(position),
+            Some(*value),
+            "{spec}: {}",
+            rules.position_text(position)
+        );
+    }
+    solved.len()
 }
