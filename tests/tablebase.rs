@@ -2,14 +2,20 @@
 //! small boards, an independent brute-force solve of the smallest, probe
 //! against move generation, and refusal of wrong or damaged files.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
-use yote::rules::{MoveList, Player, Position, Rules, Variant};
+use yote::rules::{Rules, Variant};
 use yote::tablebase::file::{self, TableFileError};
 use yote::tablebase::generate::Silent;
 use yote::tablebase::verify::verify;
 use yote::tablebase::{Class, Request, Shard, Tablebase, Value, generate, load_dir};
+
+#[path = "support/brute_force.rs"]
+mod brute_force;
+#[path = "support/families.rs"]
+mod families;
+use brute_force::assert_tables_agree;
+use families::FAMILIES;
 
 const BIN: &str = env!("CARGO_BIN_EXE_yote");
 
@@ -76,20 +82,6 @@ fn standard_classes_up_to_six_pieces_match_the_independent_solver() {
     assert_eq!(stats_lines(&tables), reference_lines(6));
 }
 
-/// One rule set of each family, on boards small enough to check in seconds.
-const FAMILIES: [&str; 10] = [
-    "standard",
-    "removal=board-or-hand",
-    "removal=board-then-hand",
-    "removal=none",
-    "classic",
-    "no_moves=more-pieces",
-    "mandatory_capture=true",
-    "multi_jump=true,jump_own=true",
-    "bonus_turn=true",
-    "all-options,mandatory_capture=true,removal=board-or-hand",
-];
-
 #[test]
 fn every_stored_value_agrees_with_its_children_on_small_boards() {
     for family in FAMILIES {
@@ -107,82 +99,6 @@ fn every_stored_value_agrees_with_its_children_on_small_boards() {
             assert!(checked > 1000, "{spec}: only {checked} positions");
         }
     }
-}
-
-/// What makes a position itself: cells, hands and side to move.
-type Key = (u64, u64, u32, u32, Player);
-
-fn key(pos: &Position) -> Key {
-    (
-        pos.pieces(Player::White).0,
-        pos.pieces(Player::Black).0,
-        pos.hand(Player::White),
-        pos.hand(Player::Black),
-        pos.side_to_move(),
-    )
-}
-
-/// Solves every position reachable from the start by plain forward passes
-/// over a hash map, distance by distance: shares nothing with the
-/// retrograde solver but the rules.
-fn brute_force(rules: &Rules) -> HashMap<Key, (Position, Value)> {
-    let mut positions = vec![rules.start_position()];
-    let mut seen: HashMap<Key, usize> = HashMap::from([(key(&positions[0]), 0)]);
-    let mut children: Vec<Vec<(usize, bool)>> = Vec::new();
-    let mut list = MoveList::new();
-    let mut values: Vec<Option<Value>> = Vec::new();
-    let mut next = 0;
-    while next < positions.len() {
-        let pos = positions[next];
-        next += 1;
-        let mut edges = Vec::new();
-        let end = rules.status(&pos);
-        values.push(end.map(|end| match end.winner() {
-            None => Value::Draw,
-            Some(p) if p == pos.side_to_move() => Value::Win(0),
-            Some(_) => Value::Loss(0),
-        }));
-        if end.is_none() {
-            rules.legal_moves(&pos, &mut list);
-            for mv in list.iter() {
-                let mut child = pos;
-                rules.apply(&mut child, mv);
-                let id = *seen.entry(key(&child)).or_insert_with(|| {
-                    positions.push(child);
-                    positions.len() - 1
-                });
-                edges.push((id, child.side_to_move() == pos.side_to_move()));
-            }
-        }
-        children.push(edges);
-    }
-    for level in 1u16.. {
-        let mut found = Vec::new();
-        for (i, edges) in children.iter().enumerate() {
-            if values[i].is_some() {
-                continue;
-            }
-            let (mut best, mut all_known) = (None, true);
-            for &(c, same) in edges {
-                match values[c] {
-                    Some(v) => best = best.max(Some(v.before_move(same))),
-                    None => all_known = false,
-                }
-            }
-            if best == Some(Value::Win(level)) || (all_known && best == Some(Value::Loss(level))) {
-                found.push((i, best.unwrap()));
-            }
-        }
-        if found.is_empty() && level > 2 {
-            break;
-        }
-        for (i, v) in found {
-            values[i] = Some(v);
-        }
-    }
-    seen.into_iter()
-        .map(|(k, i)| (k, (positions[i], values[i].unwrap_or(Value::Draw))))
-        .collect()
 }
 
 #[test]
@@ -204,16 +120,7 @@ fn brute_force_agrees_with_the_tables_on_the_smallest_boards() {
             let spec = format!("{family},{size}");
             let rules = rules(&spec);
             let tables = solve(&rules, 2 * u32::from(rules.variant().pieces), None);
-            let solved = brute_force(&rules);
-            assert!(solved.len() > 30, "{spec}");
-            for (position, value) in solved.values() {
-                assert_eq!(
-                    tables.probe(position),
-                    Some(*value),
-                    "{spec}: {}",
-                    rules.position_text(position)
-                );
-            }
+            assert!(assert_tables_agree(&rules, &tables, &spec) > 30, "{spec}");
         }
     }
 }

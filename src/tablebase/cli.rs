@@ -1,12 +1,14 @@
 //! `yote tb …` and `yote solve`: the command-line side of the tables.
 
+use super::bound;
 use super::class::{Class, table_classes};
 use super::file;
 use super::generate::{self, Progress, Request, Shard};
+use super::perfect;
 use super::table::Tablebase;
 use super::value::Value;
 use super::verify::verify;
-use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::rules::{Position, Rules, Variant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,6 +45,10 @@ pub enum TbCommand {
         /// its estimate is printed).
         #[arg(long)]
         yes: bool,
+        /// Keep only the pair being solved and the classes it probes in
+        /// memory (read from DIR for each pair), not the whole set.
+        #[arg(long)]
+        memory_bound: bool,
     },
     /// One line per class: positions, wins, draws, losses, longest win,
     /// longest loss (side to move's view).
@@ -144,6 +150,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             classes,
             threads: t,
             yes,
+            memory_bound,
         } => {
             let rules = rules_of(&variant)?;
             let shard = match classes {
@@ -166,7 +173,10 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
                 threads: threads(t),
             };
             let bar = Bar::new();
-            let (_, report) = generate::generate(&rules, &request, &bar)?;
+            let report = match memory_bound {
+                true => bound::generate_bounded(&rules, &request, &bar)?,
+                false => generate::generate(&rules, &request, &bar)?.1,
+            };
             bar.0.finish_and_clear();
             eprintln!(
                 "tb generate: {} classes solved ({} positions), {} kept from disk, {:.1} s, peak memory {} MiB",
@@ -342,36 +352,14 @@ fn load_any(dir: &Path) -> Result<Tablebase> {
 /// value it leads to for the side that played it, best first.
 pub fn probe_lines(tables: &Tablebase, pos: &Position) -> Result<Vec<String>> {
     let rules = tables.rules();
-    let Some(value) = tables.probe(pos) else {
-        bail!(
-            "no table for this position (class {}) in the directory",
-            Class::of(pos)
-        )
-    };
+    let value = perfect::value_of(tables, pos)?;
     let mut lines = vec![format!("value {}", value_text(value))];
-    let mut list = MoveList::new();
-    if rules.status(pos).is_none() {
-        rules.legal_moves(pos, &mut list);
-    }
-    let mut moves = Vec::new();
-    for mv in list.iter() {
-        let mut child = *pos;
-        rules.apply(&mut child, mv);
-        let same = child.side_to_move() == pos.side_to_move();
-        let Some(v) = tables.probe(&child) else {
-            bail!(
-                "no table for class {} after {}",
-                Class::of(&child),
-                rules.move_text(mv)
-            )
-        };
-        moves.push((v.before_move(same), rules.move_text(mv)));
-    }
-    moves.sort_by_key(|m| std::cmp::Reverse(m.0));
+    let mut moves = perfect::move_values(tables, pos)?;
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     lines.extend(
         moves
             .iter()
-            .map(|(v, text)| format!("move {text} {}", value_text(*v))),
+            .map(|(mv, v)| format!("move {} {}", rules.move_text(mv), value_text(*v))),
     );
     Ok(lines)
 }
@@ -386,7 +374,8 @@ pub fn value_text(value: Value) -> String {
 }
 
 /// `yote solve`: every class of the variant's whole game, then the value
-/// of the start position and its best first moves.
+/// of the start position, every first move that keeps it (`best`), the
+/// perfect game when someone wins (`line`), and every first move's value.
 pub fn run_solve(args: SolveArgs) -> Result<()> {
     let rules = rules_of(&args.variant)?;
     let v = rules.variant();
@@ -417,13 +406,21 @@ pub fn run_solve(args: SolveArgs) -> Result<()> {
         file::table_rules(v) + &format!(",pieces={}", v.pieces)
     );
     println!(
-        "solved {} positions in {:.2} s, verified {checked} in {:.2} s, peak memory {} MiB",
+        "solved {} positions in {:.2} s, verified {checked} in {:.2} s, {} CPU s in all, peak memory {} MiB",
         positions,
         report.elapsed.as_secs_f64(),
         verify_start.elapsed().as_secs_f64(),
+        bound::cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}")),
         peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
     );
-    for line in probe_lines(&tables, &rules.start_position())? {
+    let start = rules.start_position();
+    let mut lines = probe_lines(&tables, &start)?;
+    let best = perfect::optimal_moves(&tables, &start)?;
+    lines.insert(1, format!("best {}", perfect::line_text(&tables, &best)));
+    if let Some(game) = perfect::perfect_game(&tables, &start)? {
+        lines.insert(2, format!("line {}", perfect::line_text(&tables, &game)));
+    }
+    for line in lines {
         println!("{line}");
     }
     Ok(())

@@ -34,7 +34,7 @@ impl Shard {
     }
 
     /// Whether the `n`th class pair of a stage is this shard's to solve.
-    fn owns(&self, n: usize) -> bool {
+    pub(crate) fn owns(&self, n: usize) -> bool {
         n % self.count as usize == (self.index - 1) as usize
     }
 }
@@ -82,7 +82,7 @@ impl Progress for Silent {
 /// Loads a class from disk when its file is there and sound. A damaged
 /// file is reported and solved again; a file for other rules stops the run
 /// (the directory belongs to another rule set).
-fn load(
+pub(crate) fn load(
     dir: &Path,
     spec: &str,
     class: Class,
@@ -198,7 +198,7 @@ pub fn generate(
 
 /// Another shard solves `class`: polls the shared directory until its file
 /// appears, sound.
-fn wait_for(
+pub(crate) fn wait_for(
     request: &Request,
     spec: &str,
     class: Class,

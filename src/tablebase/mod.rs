@@ -9,11 +9,13 @@
 //! `generate` drives a whole set and `table` holds and probes it.
 //! History rules (NoCaptureDraw, RepetitionDraw) are not in the tables.
 
+pub mod bound;
 pub mod class;
 pub mod cli;
 pub mod file;
 pub mod generate;
 pub mod index;
+pub mod perfect;
 pub mod retrograde;
 pub mod table;
 pub mod value;
