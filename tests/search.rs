@@ -618,15 +618,18 @@ fn a_clock_within_move_overhead_is_answered_at_once() {
         result.nodes,
         infos.last()
     );
-    // With the overhead covered the clock is used as before.
+    // With the overhead covered the clock is used as before: here deep
+    // enough for a depth limit of 4 (whatever the machine's load).
     let request = SearchRequest {
         limits: Limits {
-            time: Some(200),
+            time: Some(60_000),
+            depth: Some(4),
             ..Limits::default()
         },
         searchmoves: Vec::new(),
     };
-    let (result, _) = run(&game, &request, &options);
+    let (result, infos) = run(&game, &request, &options);
+    assert_eq!(infos.last().map(|i| i.depth), Some(4));
     assert!(result.nodes > 1_000, "{} nodes", result.nodes);
 }
 
