@@ -8,6 +8,8 @@
 #   SOLVE_LOGS=DIR                 read DIR/<family>-<rows>x<cols>-p<n>.log
 #                                  (a saved `yote solve` output) when present
 #                                  instead of solving again
+#   SAVED_ONLY=1                   with SOLVE_LOGS: skip the variants that
+#                                  have no saved output (no solving at all)
 # Each solve runs in its own process (one thread) so the peak memory and the
 # time are its own. The largest (5x6, 4 a side) take 15-30 CPU minutes each.
 set -euo pipefail
@@ -49,6 +51,9 @@ best_moves() {
 row() {
     local family=$1 rows=$2 cols=$3 pieces=$4
     local out value positions seconds verify cpu memory length line
+    if [ -n "${SAVED_ONLY:-}" ] && ! grep -qs '^value ' "${SOLVE_LOGS:-}/$family-${rows}x$cols-p$pieces.log"; then
+        return
+    fi
     out=$(solve_output "$family" "$rows" "$cols" "$pieces")
     value=$(sed -n 's/^value //p' <<<"$out")
     positions=$(sed -n 's/^solved \([0-9]*\) positions in .*/\1/p' <<<"$out")

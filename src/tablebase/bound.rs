@@ -50,23 +50,6 @@ pub fn probed_by(pair: &[Class], variant: &Variant, max_pieces: u32) -> Vec<Clas
     all.into_iter().collect()
 }
 
-/// Positions the retrograde solver holds per position of the pair while it
-/// solves it: a 2-byte state, a 1-byte counter, then the 2-byte codes it
-/// turns the states into and the 1-byte codes it keeps.
-pub const WORKING_BYTES_PER_POSITION: u64 = 6;
-
-/// The memory (bytes) a pair needs under the bound: its working set and
-/// the classes it probes at one byte a position.
-pub fn pair_memory(pair: &[Class], variant: &Variant, max_pieces: u32) -> u64 {
-    let cells = variant.rows * variant.cols;
-    let own: u64 = pair.iter().map(|c| c.size(cells)).sum();
-    let probed: u64 = probed_by(pair, variant, max_pieces)
-        .iter()
-        .map(|c| c.size(cells))
-        .sum();
-    own * WORKING_BYTES_PER_POSITION + probed
-}
-
 /// Resets the process's peak resident memory (Linux: `clear_refs` 5), so
 /// that the peak can be read per pair. Best effort: elsewhere the peak is
 /// the run's.
