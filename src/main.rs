@@ -66,6 +66,9 @@ enum Command {
     /// Tune the search parameters by SPSA through the match runner
     /// (docs/search.md).
     Spsa(yote::spsa::SpsaArgs),
+    /// A Yoté front end in the browser: play, analyse, review and watch,
+    /// against any UGI engine (docs/gui.md).
+    Gui(yote::gui::GuiArgs),
 }
 
 fn main() -> Result<()> {
@@ -88,6 +91,7 @@ fn main() -> Result<()> {
         Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
         Some(Command::Tune(args)) => yote::tune::run(args),
         Some(Command::Spsa(args)) => yote::spsa::run(args),
+        Some(Command::Gui(args)) => yote::gui::run(args),
         Some(Command::Perft {
             depth,
             variant,
