@@ -297,6 +297,7 @@ async function start() {
     showError(`The link's position was refused: ${e.message}`);
   }
   if (params.get('view')) switchView(params.get('view'));
+  window.yoteReadyMs = performance.now();
   document.body.dataset.ready = 'true';
   openSession().catch((e) => showError(`no engine session: ${e.message}`));
 }
