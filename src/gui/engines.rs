@@ -381,7 +381,13 @@ impl Session {
     fn failed(&self, slot: usize, state: &mut SlotState, error: &EngineError) -> ApiError {
         state.running = None;
         let kind = failure_kind(error);
-        let message = format!("{} engine {kind}: {error}", slot_name(slot));
+        // Crashes, garbage and failed starts say what they are already.
+        let message = match error {
+            EngineError::Crashed(_) | EngineError::Garbage(_) | EngineError::Spawn(_) => {
+                format!("{} engine {error}", slot_name(slot))
+            }
+            _ => format!("{} engine {kind}: {error}", slot_name(slot)),
+        };
         state.failure = Some(message.clone());
         let status = json!({"slot": SLOTS[slot], "state": kind, "message": message});
         self.hub.publish("engine", &status);

@@ -74,7 +74,7 @@ class Suite:
 
     def until(self, what, condition, timeout=WAIT):
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.02).until(lambda d: condition())
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.02).until(lambda d: safely(condition))
         except Exception:
             self.shot("failure")
             raise AssertionError(f"timed out waiting for {what}; status: {self.status()!r}; "
@@ -168,8 +168,7 @@ class Suite:
                 if self.plies() == 6:
                     self.shot("play")
             else:
-                count = self.plies()
-                self.until("the engine's move", lambda: self.plies() > count or "Game over" in self.status())
+                self.until("the engine's move", lambda: self.status().startswith("White") or "Game over" in self.status())
         self.until("the end of the game", lambda: "Game over" in self.status())
         text = self.status()
         assert "wins" in text or "draw" in text, text
@@ -205,24 +204,27 @@ class Suite:
         lines.send_keys("3")
         self.el("#analyse-go").click()
         self.until("three analysis lines", lambda: len(self.els('[data-role="lines"] > li')) >= 3)
-        self.until("depth 4", lambda: "depth 4" in self.el('[data-role="lines"]').text or
-                   "depth 5" in self.el('[data-role="lines"]').text)
-        texts = [li.text for li in self.els('[data-role="lines"] > li')]
-        assert all("depth" in t and "nps" in t for t in texts), texts
+        self.until("depth 4", lambda: int(self.el("#analysis-summary").text.split()[1].rstrip(",")) >= 4)
         self.shot("analyse")
+        # Lines are redrawn as they stream in; read them once stopped.
+        self.el("#analyse-stop").click()
+        self.until("the analysis stopped", lambda: "on" not in self.el("#analyse-go").get_attribute("class"))
+        texts = self.driver.execute_script(
+            "return [...document.querySelectorAll('[data-role=\"lines\"] > li')].map((li) => li.innerText)")
+        assert len(texts) >= 3 and all("depth" in t and "nps" in t for t in texts), texts
         first = self.els('[data-role="lines"] > li')[0].get_attribute("data-pv").split()[0]
         self.els('[data-role="lines"] > li')[0].click()
         self.until("the line's move played", lambda: self.plies() == 3)
-        assert self.els('[data-role="moves"] > li')[2].text == first
-        self.el("#analyse-stop").click()
+        assert self.els('[data-role="moves"] > li')[2].get_attribute("textContent") == first
         # The editor: a position the engine refuses shows its error.
         self.el("#edit-toggle").click()
+        self.el("#edit-clear").click()
         self.el('[data-put="W"]').click()
         for sq in ["a1", "b1", "c1"]:
             self.click_square(sq)
         hand = self.el("#edit-hand-W")
         hand.clear()
-        hand.send_keys("12")
+        hand.send_keys("10")
         self.el("#edit-apply").click()
         self.until("the editor's error", lambda: "pieces" in self.el("#edit-error").text)
         hand.clear()
@@ -276,8 +278,10 @@ class Suite:
     def measure(self):
         ready = []
         for _ in range(5):
+            t = time.perf_counter()
             self.driver.get("about:blank")
             self.open()
+            print(f"    load {time.perf_counter() - t:.2f} s", flush=True)
             # From navigation start to the board drawn and the page usable.
             ready.append(self.driver.execute_script("return window.yoteReadyMs"))
         Select(self.el("#black-player")).select_by_value("human")
@@ -325,6 +329,15 @@ class Suite:
             "targets_shown": select[1],
         }
         print("measured: " + json.dumps(self.figures))
+
+
+def safely(condition):
+    """A condition read while the page redraws (a stale element) is not
+    yet true."""
+    try:
+        return condition()
+    except Exception:
+        return False
 
 
 def split_games(text):

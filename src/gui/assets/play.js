@@ -77,7 +77,7 @@ function drawClocks() {
     const box = $(id);
     const side = box.dataset.side;
     const el = box.querySelector('.clock');
-    const running = clock.turn === side && !ctx.over && !ctx.state?.status;
+    const running = clock.turn === side && !ctx.over && !ctx.state?.status && ctx.view === 'play' && !failed[side];
     const shown = c.kind === 'movetime'
       ? (running ? elapsed() : 0)
       : clock.left[side] - (running ? elapsed() : 0);
