@@ -226,7 +226,13 @@ impl Engines {
             return;
         };
         hub.publish("analysis", &json!({"running": true}));
-        let mut on_info = |line: &str| hub.publish("info", &info_json(SLOT, line));
+        // Nobody left to see the lines (the tab closed): stop thinking.
+        let mut on_info = |line: &str| {
+            hub.publish("info", &info_json(SLOT, line));
+            if hub.subscribers() == 0 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
         let position = game.position_command();
         let result = running
             .process

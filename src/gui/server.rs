@@ -206,7 +206,9 @@ fn respond(request: Request, reply: Reply) -> std::io::Result<()> {
     let (status, kind, bytes, cache): (u16, &str, Vec<u8>, &str) = match reply {
         Reply::Json(status, value) => (status, "application/json", value.to_string().into_bytes(), "no-store"),
         Reply::Error(e) => return respond(request, error_reply(e)),
-        Reply::Asset(kind, bytes) => (200, kind, bytes.to_vec(), "no-cache"),
+        // no-store keeps the page out of the back/forward cache, where it
+        // would hold its connections open.
+        Reply::Asset(kind, bytes) => (200, kind, bytes.to_vec(), "no-store"),
         Reply::Stream(..) => unreachable!("streams are written by live::stream"),
     };
     let head_only = *request.method() == Method::Head;

@@ -53,7 +53,8 @@ class Suite:
         options = webdriver.ChromeOptions()
         options.binary_location = args.chromium
         for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--window-size=1200,820", "--disable-extensions"]:
+                  "--window-size=1200,820", "--disable-extensions",
+                  "--enable-precise-memory-info", "--js-flags=--expose-gc"]:
             options.add_argument(a)
         self.driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
         self.driver.set_script_timeout(WAIT)
@@ -275,6 +276,48 @@ class Suite:
         print(f"watch: {len(self.games)} games arrived live, standings of 2 engines")
 
     # -- measurements --------------------------------------------------------
+    def memory(self):
+        """Server memory with 10 tabs open, and page memory while 1,000 games
+        of a match arrive in Watch."""
+        first = self.driver.current_window_handle
+        for _ in range(10):
+            self.driver.switch_to.new_window("tab")
+            self.open()
+        time.sleep(0.5)
+        rss = server_rss_kib(self.server.pid)
+        for handle in self.driver.window_handles:
+            if handle != first:
+                self.driver.switch_to.window(handle)
+                self.driver.close()
+        self.driver.switch_to.window(first)
+        with open(self.watched, "w") as f:
+            f.write(self.games[0])
+        self.open()
+        self.view("watch")
+        Select(self.el("#watch-source")).select_by_value("f1")
+        self.el("#watch-start").click()
+        self.until("the first game", lambda: len(self.els("#watch-games tbody tr")) == 1)
+        heap = []
+        arrived = 1
+        for batch in range(5):
+            with open(self.watched, "a") as f:
+                for i in range(200 if batch < 4 else 199):
+                    f.write(self.games[(arrived + i) % len(self.games)])
+            arrived += 200 if batch < 4 else 199
+            self.until(f"{arrived} games", lambda: self.el("#watch-info").text.startswith(f"{arrived} games"))
+            self.driver.execute_script("window.gc && window.gc()")
+            heap.append(self.driver.execute_script(
+                "return [performance.memory.usedJSHeapSize, document.getElementsByTagName('*').length]"))
+        rows = len(self.els("#watch-games tbody tr"))
+        assert rows == 200, rows
+        growth = heap[-1][1] - heap[0][1]
+        assert growth == 0, f"the page's element count grew by {growth} between 200 and 1000 games"
+        self.figures["server_rss_kib_10_tabs"] = rss
+        self.figures["watch_heap_bytes_at_200_400_600_800_1000"] = [h[0] for h in heap]
+        self.figures["watch_elements_at_200_400_600_800_1000"] = [h[1] for h in heap]
+        print(f"memory: server {rss} KiB with 10 tabs; watch of {arrived} games: "
+              f"heap {[round(h[0] / 1024) for h in heap]} KiB, elements {[h[1] for h in heap]}")
+
     def measure(self):
         ready = []
         for _ in range(5):
@@ -331,6 +374,14 @@ class Suite:
         print("measured: " + json.dumps(self.figures))
 
 
+def server_rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return None
+
+
 def safely(condition):
     """A condition read while the page redraws (a stale element) is not
     yet true."""
@@ -357,7 +408,7 @@ def main():
     suite = Suite(args)
     started = time.perf_counter()
     try:
-        steps = ["play_whole_game", "kill_engine_mid_game", "analyse", "review", "watch", "measure"]
+        steps = ["play_whole_game", "kill_engine_mid_game", "analyse", "review", "watch", "memory", "measure"]
         for step in steps:
             if args.only and step not in args.only.split(","):
                 continue

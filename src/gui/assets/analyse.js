@@ -2,7 +2,7 @@
 // streaming in, the evaluation bar, the tablebase value when the engine
 // reports one, and a position editor checked by the engine.
 
-import { post, on, openSession } from './api.js';
+import { post, on, openSession, listen, unlisten } from './api.js';
 import { setGame, playText, showError, render, gameRequest, $ } from './app.js';
 import { squareIndex } from './board.js';
 
@@ -82,6 +82,7 @@ async function start() {
   drawLines();
   const multipv = Math.min(MAX_LINES, Math.max(1, Number($('multipv').value) || 1));
   try {
+    await listen();
     const session = await openSession();
     await post('/api/analyse', gameRequest({ session, engine: Number($('analyse-engine').value), multipv }));
     running = true;
@@ -196,6 +197,7 @@ export function initAnalyse(c) {
   on('analysis', (a) => {
     if (a.error) showError(a.error);
     running = a.running;
+    if (!a.running) unlisten();
     $('analyse-go').classList.toggle('on', a.running);
   });
   // A new position while analysing: analyse it instead.

@@ -34,13 +34,22 @@ export function on(event, handler) {
   if (source) source.addEventListener(event, (e) => handler(JSON.parse(e.data)));
 }
 
-// The tab's engine session and its event stream, opened once; a stream
-// that drops is reopened by the browser, a lost session is recreated.
+// The tab's engine session, made once. Its event stream is open only while
+// something streams (an analysis): a browser allows six connections to one
+// server over HTTP/1.1, shared by all its tabs, so idle tabs hold none.
 export async function openSession() {
-  if (session) return session;
-  session = (await post('/api/session')).id;
-  connect();
+  if (!session) session = (await post('/api/session')).id;
   return session;
+}
+
+export async function listen() {
+  await openSession();
+  if (!source) connect();
+}
+
+export function unlisten() {
+  source?.close();
+  source = null;
 }
 
 function connect() {
@@ -49,14 +58,17 @@ function connect() {
     for (const h of handlers) source.addEventListener(event, (e) => h(JSON.parse(e.data)));
   }
   const conn = document.getElementById('conn');
-  source.onopen = () => { conn.textContent = 'connected'; };
+  source.onopen = () => { conn.textContent = 'live'; };
   source.onerror = () => {
-    conn.textContent = 'reconnecting…';
-    if (source.readyState === EventSource.CLOSED) {
+    conn.textContent = '';
+    // Closed for good: the session was closed by the server (idle too long).
+    if (source?.readyState === EventSource.CLOSED) {
+      source = null;
       session = null;
-      setTimeout(() => openSession().catch(() => {}), 1000);
     }
   };
 }
+
+window.addEventListener('pagehide', unlisten);
 
 export function sessionId() { return session; }

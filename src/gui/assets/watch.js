@@ -70,6 +70,8 @@ function drawStandings(data) {
   }
 }
 
+window.addEventListener('pagehide', () => stream?.close());
+
 export function initWatch(ctx) {
   const select = $('watch-source');
   for (const r of ctx.config.records.filter((r) => r.file)) select.append(new Option(r.name, r.id));
