@@ -11,7 +11,9 @@ const YOTE: &str = env!("CARGO_BIN_EXE_yote");
 const FAKE: &str = env!("CARGO_BIN_EXE_yote-fake-engine");
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 /// A running `yote gui` on a free port, killed when dropped.
@@ -50,7 +52,9 @@ impl Gui {
     /// the connection after each response).
     fn raw(&self, request: &[u8]) -> (u16, String) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
         stream.write_all(request).unwrap();
         let mut bytes = Vec::new();
         let _ = stream.read_to_end(&mut bytes);
@@ -60,11 +64,20 @@ impl Gui {
             .nth(1)
             .and_then(|s| s.parse().ok())
             .unwrap_or(0);
-        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+        let body = text
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string();
         (status, body)
     }
 
-    fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (u16, String) {
         let mut text = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
             self.host(),
@@ -93,15 +106,25 @@ impl Gui {
     }
 
     fn session(&self) -> String {
-        self.json("/api/session", "{}")["id"].as_str().unwrap().to_string()
+        self.json("/api/session", "{}")["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
     }
 
     /// Opens a live stream and returns what arrived within `wait`, or
     /// once `until` is seen.
     fn stream(&self, path: &str, wait: Duration, until: &str, during: impl FnOnce()) -> String {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.host()).unwrap();
-        stream.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n",
+            self.host()
+        )
+        .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
         let mut seen = String::new();
         let mut buf = [0u8; 4096];
         // The stream is open once its head arrived.
@@ -142,16 +165,36 @@ fn page_and_assets_are_served_with_safe_headers() {
     let gui = Gui::start(&[]);
     let (status, page) = gui.get("/");
     assert_eq!(status, 200);
-    for hook in ["data-role=\"moves\"", "data-role=\"status\"", "data-role=\"lines\"", "/assets/app.js"] {
+    for hook in [
+        "data-role=\"moves\"",
+        "data-role=\"status\"",
+        "data-role=\"lines\"",
+        "/assets/app.js",
+    ] {
         assert!(page.contains(hook), "{hook}");
     }
-    let raw = gui.raw(format!("GET /assets/app.js HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", gui.host()).as_bytes());
+    let raw = gui.raw(
+        format!(
+            "GET /assets/app.js HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            gui.host()
+        )
+        .as_bytes(),
+    );
     assert_eq!(raw.0, 200);
     let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
-    write!(stream, "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", gui.host()).unwrap();
+    write!(
+        stream,
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        gui.host()
+    )
+    .unwrap();
     let mut head = String::new();
     stream.read_to_string(&mut head).unwrap();
-    for header in ["Content-Security-Policy: default-src 'self'", "X-Frame-Options: DENY", "X-Content-Type-Options: nosniff"] {
+    for header in [
+        "Content-Security-Policy: default-src 'self'",
+        "X-Frame-Options: DENY",
+        "X-Content-Type-Options: nosniff",
+    ] {
         assert!(head.contains(header), "{header} missing in {head}");
     }
     assert_eq!(gui.get("/assets/nothing.js").0, 404);
@@ -159,16 +202,26 @@ fn page_and_assets_are_served_with_safe_headers() {
     assert_eq!(gui.get("/assets/../Cargo.toml").0, 404);
     let config: serde_json::Value = serde_json::from_str(&gui.get("/api/config").1).unwrap();
     assert_eq!(config["engines"][0]["name"], "yote");
-    assert!(config["presets"].as_array().unwrap().iter().any(|p| p["name"] == "hand-removal"));
+    assert!(
+        config["presets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "hand-removal")
+    );
     let health: serde_json::Value = serde_json::from_str(&gui.get("/api/health").1).unwrap();
-    assert!(health["assets_bytes"].as_u64().unwrap() < 300 * 1024, "assets over budget: {health}");
+    assert!(
+        health["assets_bytes"].as_u64().unwrap() < 300 * 1024,
+        "assets over budget: {health}"
+    );
 }
 
 #[test]
 fn requests_from_other_hosts_and_sites_are_refused() {
     let gui = Gui::start(&[]);
     // DNS rebinding: the browser sends the attacker's name as Host.
-    let (status, body) = gui.raw(b"GET /api/config HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n");
+    let (status, body) =
+        gui.raw(b"GET /api/config HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n");
     assert_eq!(status, 403, "{body}");
     assert!(error_of(&body).contains("DNS rebinding"), "{body}");
     let (status, _) = gui.raw(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
@@ -179,9 +232,16 @@ fn requests_from_other_hosts_and_sites_are_refused() {
     let cross = [("Sec-Fetch-Site", "cross-site")];
     assert_eq!(gui.request("POST", "/api/session", &cross, "{}").0, 403);
     let own = format!("http://{}", gui.host());
-    assert_eq!(gui.request("POST", "/api/session", &[("Origin", &own)], "{}").0, 200);
+    assert_eq!(
+        gui.request("POST", "/api/session", &[("Origin", &own)], "{}")
+            .0,
+        200
+    );
     let localhost = format!("localhost:{}", gui.port);
-    let (status, _) = gui.raw(format!("GET /api/config HTTP/1.1\r\nHost: {localhost}\r\nConnection: close\r\n\r\n").as_bytes());
+    let (status, _) = gui.raw(
+        format!("GET /api/config HTTP/1.1\r\nHost: {localhost}\r\nConnection: close\r\n\r\n")
+            .as_bytes(),
+    );
     assert_eq!(status, 200, "localhost is this server too");
 }
 
@@ -205,8 +265,11 @@ fn malformed_and_oversized_requests_get_4xx_and_change_nothing() {
     assert_eq!(gui.post("/api/config", "{}").0, 405);
     let (status, _) = gui.raw(b"NONSENSE\r\n\r\n");
     assert!((400..500).contains(&status) || status == 0, "{status}");
-    let mut not_utf8 =
-        format!("POST /api/state HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: 2\r\n\r\n", gui.host()).into_bytes();
+    let mut not_utf8 = format!(
+        "POST /api/state HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: 2\r\n\r\n",
+        gui.host()
+    )
+    .into_bytes();
     not_utf8.extend([0xff, 0xfe]);
     let (status, body) = gui.raw(&not_utf8);
     assert_eq!(status, 400, "{body}");
@@ -231,8 +294,16 @@ fn the_state_gives_board_legal_moves_and_the_two_ply_capture() {
     assert_eq!(jumped["board"]["owed"], 1);
     assert_eq!(jumped["pending"], "c3e3");
     assert!(jumped["board"]["fen"].as_str().unwrap().ends_with("x1"));
-    let removals: Vec<&str> = jumped["legal"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
-    assert!(removals.contains(&"xa1") && removals.contains(&"x@"), "{removals:?}");
+    let removals: Vec<&str> = jumped["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        removals.contains(&"xa1") && removals.contains(&"x@"),
+        "{removals:?}"
+    );
     let done = gui.json(
         "/api/state",
         &format!(r#"{{"variant":"hand-removal","fen":"{fen}","moves":["c3e3","x@"]}}"#),
@@ -255,7 +326,12 @@ fn the_state_gives_board_legal_moves_and_the_two_ply_capture() {
     // A finished game has no legal moves and says how it ended.
     let over = gui.json("/api/state", r#"{"fen":"6/6/6/6/W5 b 1 0 0 1"}"#);
     assert_eq!(over["status"]["result"], "1-0");
-    assert!(over["status"]["reason"].as_str().unwrap().contains("too few pieces"));
+    assert!(
+        over["status"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("too few pieces")
+    );
     assert!(over["legal"].as_array().unwrap().is_empty());
 }
 
@@ -265,49 +341,104 @@ fn engines_play_analyse_validate_and_stream_live() {
     let session = gui.session();
     let status = gui.get(&format!("/api/engines?session={session}"));
     assert_eq!(status.0, 200);
-    let go = format!(r#"{{"session":"{session}","slot":"W","moves":[],"clock":{{"movetime":100}},"skill":5}}"#);
+    let go = format!(
+        r#"{{"session":"{session}","slot":"W","moves":[],"clock":{{"movetime":100}},"skill":5}}"#
+    );
     let reply = gui.json("/api/go", &go);
     let best = reply["bestmove"].as_str().unwrap().to_string();
     assert!(best.starts_with('@'), "{reply}");
     let legal = gui.json("/api/state", &format!(r#"{{"moves":["{best}"]}}"#));
     assert_eq!(legal["moves"][0], best);
     // Clocks: wtime/btime and increments.
-    let go = format!(r#"{{"session":"{session}","slot":"B","moves":["@c3"],"clock":{{"wtime":5000,"btime":5000,"winc":100,"binc":100}}}}"#);
+    let go = format!(
+        r#"{{"session":"{session}","slot":"B","moves":["@c3"],"clock":{{"wtime":5000,"btime":5000,"winc":100,"binc":100}}}}"#
+    );
     assert!(gui.json("/api/go", &go)["bestmove"].is_string());
     // Refusals: wrong side, no clock, no such engine, over, unknown session.
     for (body, code) in [
-        (format!(r#"{{"session":"{session}","slot":"B","moves":[],"clock":{{"movetime":50}}}}"#), 409),
-        (format!(r#"{{"session":"{session}","slot":"W","moves":[]}}"#), 400),
-        (format!(r#"{{"session":"{session}","slot":"W","engine":5,"moves":[],"clock":{{"movetime":50}}}}"#), 400),
-        (format!(r#"{{"session":"{session}","slot":"X","moves":[],"clock":{{"movetime":50}}}}"#), 400),
-        (format!(r#"{{"session":"{session}","slot":"W","skill":99,"moves":[],"clock":{{"movetime":50}}}}"#), 400),
-        (format!(r#"{{"session":"{session}","slot":"B","fen":"6/6/6/6/W5 b 1 0 0 1","clock":{{"movetime":50}}}}"#), 409),
-        (r#"{"session":"nope","slot":"W","clock":{"movetime":50}}"#.to_string(), 404),
+        (
+            format!(r#"{{"session":"{session}","slot":"B","moves":[],"clock":{{"movetime":50}}}}"#),
+            409,
+        ),
+        (
+            format!(r#"{{"session":"{session}","slot":"W","moves":[]}}"#),
+            400,
+        ),
+        (
+            format!(
+                r#"{{"session":"{session}","slot":"W","engine":5,"moves":[],"clock":{{"movetime":50}}}}"#
+            ),
+            400,
+        ),
+        (
+            format!(r#"{{"session":"{session}","slot":"X","moves":[],"clock":{{"movetime":50}}}}"#),
+            400,
+        ),
+        (
+            format!(
+                r#"{{"session":"{session}","slot":"W","skill":99,"moves":[],"clock":{{"movetime":50}}}}"#
+            ),
+            400,
+        ),
+        (
+            format!(
+                r#"{{"session":"{session}","slot":"B","fen":"6/6/6/6/W5 b 1 0 0 1","clock":{{"movetime":50}}}}"#
+            ),
+            409,
+        ),
+        (
+            r#"{"session":"nope","slot":"W","clock":{"movetime":50}}"#.to_string(),
+            404,
+        ),
     ] {
         let (status, text) = gui.post("/api/go", &body);
         assert_eq!(status, code, "{body}: {text}");
     }
     // Analysis streams MultiPV lines to the session's event stream.
     let analyse = format!(r#"{{"session":"{session}","moves":["@c3"],"multipv":2}}"#);
-    let events = gui.stream(&format!("/api/events?session={session}"), Duration::from_secs(20), "\"multipv\":2", || {
-        assert_eq!(gui.post("/api/analyse", &analyse).0, 200);
-    });
+    let events = gui.stream(
+        &format!("/api/events?session={session}"),
+        Duration::from_secs(20),
+        "\"multipv\":2",
+        || {
+            assert_eq!(gui.post("/api/analyse", &analyse).0, 200);
+        },
+    );
     assert!(events.contains("text/event-stream"), "{events}");
     assert!(events.contains("event: engines"), "{events}");
-    assert!(events.contains("event: info") && events.contains("\"multipv\":2"), "{events}");
+    assert!(
+        events.contains("event: info") && events.contains("\"multipv\":2"),
+        "{events}"
+    );
     assert!(events.contains("\"nps\""), "{events}");
     let stop = format!(r#"{{"session":"{session}","slot":"A"}}"#);
     assert_eq!(gui.post("/api/stop", &stop).0, 200);
     assert_eq!(gui.get("/api/events?session=nope").0, 404);
     assert_eq!(gui.get("/api/events").0, 400);
     // The editor's positions: checked by the rules, then by the engine.
-    let bad = gui.json("/api/validate", &format!(r#"{{"session":"{session}","fen":"6/6/6/6/6 w 12 13 0 1"}}"#));
+    let bad = gui.json(
+        "/api/validate",
+        &format!(r#"{{"session":"{session}","fen":"6/6/6/6/6 w 12 13 0 1"}}"#),
+    );
     assert_eq!(bad["ok"], false);
-    assert!(bad["error"].as_str().unwrap().contains("13 pieces"), "{bad}");
-    let good = gui.json("/api/validate", &format!(r#"{{"session":"{session}","fen":"6/6/2W3/6/6 b 11 12 0 1"}}"#));
+    assert!(
+        bad["error"].as_str().unwrap().contains("13 pieces"),
+        "{bad}"
+    );
+    let good = gui.json(
+        "/api/validate",
+        &format!(r#"{{"session":"{session}","fen":"6/6/2W3/6/6 b 11 12 0 1"}}"#),
+    );
     assert_eq!(good["ok"], true, "{good}");
-    assert_eq!(gui.post("/api/validate", &format!(r#"{{"session":"{session}"}}"#)).0, 400);
-    let restarted = gui.json("/api/restart", &format!(r#"{{"session":"{session}","slot":"W"}}"#));
+    assert_eq!(
+        gui.post("/api/validate", &format!(r#"{{"session":"{session}"}}"#))
+            .0,
+        400
+    );
+    let restarted = gui.json(
+        "/api/restart",
+        &format!(r#"{{"session":"{session}","slot":"W"}}"#),
+    );
     assert_eq!(restarted["state"], "ready");
 }
 
@@ -324,9 +455,16 @@ fn crashing_hanging_and_garbage_engines_are_reported_and_restartable() {
         args.extend(["--engine", e.as_str()]);
     }
     let gui = Gui::start(&args);
-    for (index, expect) in [(1, "crashed"), (2, "hung"), (3, "garbage"), (4, "illegal move")] {
+    for (index, expect) in [
+        (1, "crashed"),
+        (2, "hung"),
+        (3, "garbage"),
+        (4, "illegal move"),
+    ] {
         let session = gui.session();
-        let go = format!(r#"{{"session":"{session}","slot":"W","engine":{index},"moves":[],"clock":{{"movetime":50}}}}"#);
+        let go = format!(
+            r#"{{"session":"{session}","slot":"W","engine":{index},"moves":[],"clock":{{"movetime":50}}}}"#
+        );
         assert_eq!(gui.post("/api/go", &go).0, 200, "the first go is answered");
         let started = Instant::now();
         let (status, body) = gui.post("/api/go", &go);
@@ -334,13 +472,28 @@ fn crashing_hanging_and_garbage_engines_are_reported_and_restartable() {
         let reply: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert!(reply["error"].as_str().unwrap().contains(expect), "{body}");
         assert!(reply["engine"]["slot"] == "W", "{body}");
-        assert!(started.elapsed() < Duration::from_secs(10), "{expect} took {:?}", started.elapsed());
-        assert_eq!(gui.get("/api/config").0, 200, "still serving after {expect}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{expect} took {:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            gui.get("/api/config").0,
+            200,
+            "still serving after {expect}"
+        );
         let status = gui.get(&format!("/api/engines?session={session}")).1;
         assert!(status.contains("failed"), "{status}");
-        let restarted = gui.json("/api/restart", &format!(r#"{{"session":"{session}","slot":"W"}}"#));
+        let restarted = gui.json(
+            "/api/restart",
+            &format!(r#"{{"session":"{session}","slot":"W"}}"#),
+        );
         assert_eq!(restarted["state"], "ready", "{restarted}");
-        assert_eq!(gui.post("/api/go", &go).0, 200, "the restarted {expect} engine plays");
+        assert_eq!(
+            gui.post("/api/go", &go).0,
+            200,
+            "the restarted {expect} engine plays"
+        );
     }
 }
 
@@ -350,22 +503,37 @@ fn records_are_listed_read_uploaded_and_watched() {
     std::fs::create_dir_all(&dir).unwrap();
     let growing = dir.join("growing.pgn");
     let text = std::fs::read_to_string(data("gui-analysed.pgn")).unwrap();
-    let games: Vec<&str> = text.split("[Event").filter(|g| !g.trim().is_empty()).collect();
+    let games: Vec<&str> = text
+        .split("[Event")
+        .filter(|g| !g.trim().is_empty())
+        .collect();
     std::fs::write(&growing, format!("[Event{}", games[0])).unwrap();
     let analysed = data("gui-analysed.pgn");
-    let gui = Gui::start(&["--records", analysed.to_str().unwrap(), "--records", growing.to_str().unwrap()]);
+    let gui = Gui::start(&[
+        "--records",
+        analysed.to_str().unwrap(),
+        "--records",
+        growing.to_str().unwrap(),
+    ]);
     let list: serde_json::Value = serde_json::from_str(&gui.get("/api/records").1).unwrap();
     assert_eq!(list.as_array().unwrap().len(), 2);
-    let games_list: serde_json::Value = serde_json::from_str(&gui.get("/api/records/f0").1).unwrap();
+    let games_list: serde_json::Value =
+        serde_json::from_str(&gui.get("/api/records/f0").1).unwrap();
     assert_eq!(games_list["games"].as_array().unwrap().len(), games.len());
-    assert!(games_list["standings"].as_array().unwrap().len() == 2, "{games_list}");
+    assert!(
+        games_list["standings"].as_array().unwrap().len() == 2,
+        "{games_list}"
+    );
     let (status, body) = gui.get("/api/records/f0/1");
     assert_eq!(status, 200, "{body}");
     let game: serde_json::Value = serde_json::from_str(&body).unwrap();
     let plies = game["plies"].as_array().unwrap();
     assert_eq!(game["boards"].as_array().unwrap().len(), plies.len() + 1);
     assert!(plies.iter().filter(|p| p["white_cp"].is_number()).count() > plies.len() / 2);
-    assert!(plies.iter().any(|p| p["mark"] != ""), "the analysed record has marks");
+    assert!(
+        plies.iter().any(|p| p["mark"] != ""),
+        "the analysed record has marks"
+    );
     for (path, code) in [
         ("/api/records/f7", 404),
         ("/api/records/f0/999", 404),
@@ -376,21 +544,45 @@ fn records_are_listed_read_uploaded_and_watched() {
         assert_eq!(gui.get(path).0, code, "{path}");
     }
     // Uploads: a pasted record is read; text without a game is refused.
-    let upload = format!("[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. @c3 @d4 *\n");
+    let upload = "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. @c3 @d4 *\n";
     let (status, body) = gui.request("POST", "/api/records?name=pasted", &[], &upload);
     assert_eq!(status, 200, "{body}");
-    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].as_str().unwrap().to_string();
-    let pasted: serde_json::Value = serde_json::from_str(&gui.get(&format!("/api/records/{id}/0")).1).unwrap();
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let pasted: serde_json::Value =
+        serde_json::from_str(&gui.get(&format!("/api/records/{id}/0")).1).unwrap();
     assert_eq!(pasted["plies"][1]["text"], "@d4");
-    assert_eq!(gui.request("POST", "/api/records", &[], "no games here").0, 400);
-    assert_eq!(gui.request("POST", "/api/records", &[], "[Result \"1-0\"]\n\n1. @c3 0-1\n").0, 400);
+    assert_eq!(
+        gui.request("POST", "/api/records", &[], "no games here").0,
+        400
+    );
+    assert_eq!(
+        gui.request(
+            "POST",
+            "/api/records",
+            &[],
+            "[Result \"1-0\"]\n\n1. @c3 0-1\n"
+        )
+        .0,
+        400
+    );
     // Watching: games appended while the page follows arrive live; only
     // the files the command line named can be watched.
-    let events = gui.stream("/api/watch?records=f1", Duration::from_secs(20), "\"games\":3", || {
-        std::thread::sleep(Duration::from_millis(400));
-        let mut file = std::fs::OpenOptions::new().append(true).open(&growing).unwrap();
-        write!(file, "[Event{}[Event{}", games[1], games[2]).unwrap();
-    });
+    let events = gui.stream(
+        "/api/watch?records=f1",
+        Duration::from_secs(20),
+        "\"games\":3",
+        || {
+            std::thread::sleep(Duration::from_millis(400));
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&growing)
+                .unwrap();
+            write!(file, "[Event{}[Event{}", games[1], games[2]).unwrap();
+        },
+    );
     assert!(events.contains("event: game"), "{events}");
     assert!(events.contains("\"games\":3"), "{events}");
     assert!(events.contains("\"final\""), "{events}");
@@ -408,11 +600,19 @@ fn a_non_loopback_host_is_warned_about() {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     let _ = child.kill();
     let _ = child.wait();
-    assert!(line.contains("warning") && line.contains("0.0.0.0"), "{line}");
-    let out = Command::new(YOTE).args(["gui", "--records", "/no/such/file"]).output().unwrap();
+    assert!(
+        line.contains("warning") && line.contains("0.0.0.0"),
+        "{line}"
+    );
+    let out = Command::new(YOTE)
+        .args(["gui", "--records", "/no/such/file"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no such file"));
 }
@@ -455,5 +655,9 @@ fn browser_suite() {
         .arg(data("gui-analysed.pgn"))
         .status()
         .unwrap();
-    assert!(status.success(), "the browser suite failed (screenshots in {})", out.display());
+    assert!(
+        status.success(),
+        "the browser suite failed (screenshots in {})",
+        out.display()
+    );
 }

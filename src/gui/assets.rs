@@ -2,7 +2,11 @@
 
 /// `(path under /assets/, content type, bytes)`.
 pub const ASSETS: &[(&str, &str, &[u8])] = &[
-    ("style.css", "text/css; charset=utf-8", include_bytes!("assets/style.css")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("assets/style.css"),
+    ),
     ("app.js", JS, include_bytes!("assets/app.js")),
     ("api.js", JS, include_bytes!("assets/api.js")),
     ("board.js", JS, include_bytes!("assets/board.js")),
@@ -10,7 +14,11 @@ pub const ASSETS: &[(&str, &str, &[u8])] = &[
     ("analyse.js", JS, include_bytes!("assets/analyse.js")),
     ("review.js", JS, include_bytes!("assets/review.js")),
     ("watch.js", JS, include_bytes!("assets/watch.js")),
-    ("favicon.svg", "image/svg+xml", include_bytes!("assets/favicon.svg")),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("assets/favicon.svg"),
+    ),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

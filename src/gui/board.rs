@@ -58,9 +58,9 @@ impl Replayed {
         let mut list = MoveList::with_limit(MAX_LISTED_MOVES);
         match &self.pending {
             Some((_, pos)) => self.rules.legal_moves_bounded(pos, &mut list),
-            None if self.game.status().is_none() => {
-                self.rules.legal_moves_bounded(self.game.position(), &mut list)
-            }
+            None if self.game.status().is_none() => self
+                .rules
+                .legal_moves_bounded(self.game.position(), &mut list),
             None => {}
         }
         list
@@ -204,7 +204,11 @@ fn move_json(rules: &Rules, mv: &Move) -> Value {
     let name = |c: u8| geometry.cell_name(c).to_string();
     let from = (!mv.is_placement() && !mv.is_removal_only()).then(|| name(mv.from()));
     let to = (!mv.is_removal_only()).then(|| name(mv.to()));
-    let path: Vec<String> = from.iter().cloned().chain(mv.landings(geometry).map(name)).collect();
+    let path: Vec<String> = from
+        .iter()
+        .cloned()
+        .chain(mv.landings(geometry).map(name))
+        .collect();
     let removes: Vec<String> = mv.removed().map(name).collect();
     let removal_count = mv.removed().count() + mv.hand_removed();
     json!({
@@ -280,7 +284,9 @@ mod tests {
 
     #[test]
     fn bad_input_names_the_field_or_ply() {
-        let e = replay("standard", None, &moves(&["@c3", "c3c4"])).err().unwrap();
+        let e = replay("standard", None, &moves(&["@c3", "c3c4"]))
+            .err()
+            .unwrap();
         assert!(e.starts_with("move 2 'c3c4'"), "{e}");
         let e = replay("nonsense", None, &[]).err().unwrap();
         assert!(e.contains("variant 'nonsense'"), "{e}");

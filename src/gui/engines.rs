@@ -241,7 +241,10 @@ impl Engines {
             Ok(_) => hub.publish("analysis", &json!({"running": false})),
             Err(e) => {
                 let error = session.failed(SLOT, &mut state, &e);
-                hub.publish("analysis", &json!({"running": false, "error": error.message}));
+                hub.publish(
+                    "analysis",
+                    &json!({"running": false, "error": error.message}),
+                );
             }
         }
     }
@@ -252,7 +255,12 @@ impl Engines {
     }
 
     /// Kills the engine of `slot` and starts the same one again.
-    pub fn restart(&self, session: &Session, slot: usize, rules: &Rules) -> Result<Value, ApiError> {
+    pub fn restart(
+        &self,
+        session: &Session,
+        slot: usize,
+        rules: &Rules,
+    ) -> Result<Value, ApiError> {
         session.slots[slot].stop.store(true, Ordering::Relaxed);
         let mut state = session.lock_waiting(slot)?;
         let wanted = state.last.clone().unwrap_or(Wanted {
@@ -431,7 +439,9 @@ fn slot_json(slot: usize, state: &SlotState, configs: &[EngineConfig]) -> Value 
             "state": "ready",
             "engine": configs[r.engine].name,
         }),
-        (None, Some(message)) => json!({"slot": SLOTS[slot], "state": "failed", "message": message}),
+        (None, Some(message)) => {
+            json!({"slot": SLOTS[slot], "state": "failed", "message": message})
+        }
         (None, None) => json!({"slot": SLOTS[slot], "state": "idle"}),
     }
 }
@@ -456,9 +466,7 @@ pub fn info_json(slot: usize, line: &str) -> Value {
         let value: i64 = tokens.get(i + 2)?.parse().ok()?;
         Some(json!({"kind": kind, "value": value}))
     });
-    let string = line
-        .strip_prefix("info string ")
-        .map(str::to_string);
+    let string = line.strip_prefix("info string ").map(str::to_string);
     json!({
         "slot": SLOTS[slot],
         "multipv": number("multipv").unwrap_or(1),
@@ -484,10 +492,16 @@ pub fn go_command(clock: &Value, side: Player) -> Result<(String, Duration), Api
     let field = |name: &str| clock.get(name).and_then(Value::as_u64);
     if let Some(ms) = field("movetime") {
         let ms = ms.clamp(1, 3_600_000);
-        return Ok((format!("go movetime {ms}"), Duration::from_millis(ms) + MOVE_MARGIN));
+        return Ok((
+            format!("go movetime {ms}"),
+            Duration::from_millis(ms) + MOVE_MARGIN,
+        ));
     }
     let (Some(wtime), Some(btime)) = (field("wtime"), field("btime")) else {
-        return Err(ApiError::new(400, "clock: give movetime, or wtime and btime (ms)"));
+        return Err(ApiError::new(
+            400,
+            "clock: give movetime, or wtime and btime (ms)",
+        ));
     };
     let (winc, binc) = (field("winc").unwrap_or(0), field("binc").unwrap_or(0));
     let mut go = format!("go wtime {wtime} btime {btime} winc {winc} binc {binc}");
@@ -495,5 +509,8 @@ pub fn go_command(clock: &Value, side: Player) -> Result<(String, Duration), Api
         go.push_str(&format!(" movestogo {n}"));
     }
     let left = if side == Player::White { wtime } else { btime };
-    Ok((go, Duration::from_millis(left.min(86_400_000)) + MOVE_MARGIN))
+    Ok((
+        go,
+        Duration::from_millis(left.min(86_400_000)) + MOVE_MARGIN,
+    ))
 }

@@ -42,10 +42,12 @@ impl Hub {
     /// Sends `data` as an event named `event` to every subscriber.
     pub fn publish(&self, event: &str, data: &Value) {
         let text = event_text(event, data);
-        self.subscribers
-            .lock()
-            .expect("hub lock")
-            .retain(|tx| !matches!(tx.try_send(text.clone()), Err(TrySendError::Disconnected(_))));
+        self.subscribers.lock().expect("hub lock").retain(|tx| {
+            !matches!(
+                tx.try_send(text.clone()),
+                Err(TrySendError::Disconnected(_))
+            )
+        });
     }
 
     pub fn subscribers(&self) -> usize {

@@ -101,7 +101,8 @@ pub fn read_file_from(path: &PathBuf, offset: u64) -> std::io::Result<(String, u
     let mut file = std::fs::File::open(path)?;
     file.seek(SeekFrom::Start(offset))?;
     let mut bytes = Vec::new();
-    file.take(MAX_RECORDS_BYTES as u64).read_to_end(&mut bytes)?;
+    file.take(MAX_RECORDS_BYTES as u64)
+        .read_to_end(&mut bytes)?;
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     bytes.truncate(complete);
     let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -262,14 +263,20 @@ mod tests {
     #[test]
     fn comments_give_values_and_marks() {
         assert_eq!(comment_value("+0.35/7 0.120s"), Some(35));
-        assert_eq!(comment_value("-1.50/9 ? mistake, best c3c4 +0.20; c4c5"), Some(-150));
+        assert_eq!(
+            comment_value("-1.50/9 ? mistake, best c3c4 +0.20; c4c5"),
+            Some(-150)
+        );
         assert_eq!(comment_value("+W5/12"), Some(1000));
         assert_eq!(comment_value("-L4/3"), Some(-1000));
         assert_eq!(comment_value("=D/1"), Some(0));
         assert_eq!(comment_value("+M/30 1.0s"), Some(1000));
         assert_eq!(comment_value("book"), None);
         assert_eq!(comment_value(""), None);
-        assert_eq!(comment_mark("-1.50/9 ? mistake, best c3c4 +0.20; c4c5"), "?");
+        assert_eq!(
+            comment_mark("-1.50/9 ? mistake, best c3c4 +0.20; c4c5"),
+            "?"
+        );
         assert_eq!(comment_mark("-4.00/9 ?? blunder, best c3c4"), "??");
         assert_eq!(comment_mark("+0.10/9 ?! inaccuracy"), "?!");
         assert_eq!(comment_mark("+0.10/9; c3c4"), "");

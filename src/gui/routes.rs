@@ -31,7 +31,13 @@ pub const WATCH_BACKLOG: usize = 200;
 /// How often a watched file is looked at.
 const WATCH_POLL: Duration = Duration::from_millis(300);
 
-pub fn route(state: &Arc<AppState>, method: &Method, path: &str, query: &str, body: String) -> Reply {
+pub fn route(
+    state: &Arc<AppState>,
+    method: &Method,
+    path: &str,
+    query: &str,
+    body: String,
+) -> Reply {
     let get = *method == Method::Get || *method == Method::Head;
     let result = match (get, path) {
         (true, "/") | (true, "/index.html") => {
@@ -40,11 +46,14 @@ pub fn route(state: &Arc<AppState>, method: &Method, path: &str, query: &str, bo
         (true, "/favicon.ico") => return asset("favicon.svg"),
         (true, p) if p.starts_with("/assets/") => return asset(&p["/assets/".len()..]),
         (true, "/api/config") => Ok(config(state)),
-        (false, "/api/state") => parse(&body).and_then(|req| replay(&req)).map(|r| board::state_json(&r)),
+        (false, "/api/state") => parse(&body)
+            .and_then(|req| replay(&req))
+            .map(|r| board::state_json(&r)),
         (false, "/api/session") => Ok(json!({"id": state.engines.open().id})),
         (true, "/api/events") => return events(state, query),
-        (true, "/api/engines") => session_of(state, param(query, "session"))
-            .map(|s| state.engines.status(&s)),
+        (true, "/api/engines") => {
+            session_of(state, param(query, "session")).map(|s| state.engines.status(&s))
+        }
         (false, "/api/go") => parse(&body).and_then(|req| go(state, &req)),
         (false, "/api/analyse") => parse(&body).and_then(|req| analyse(state, &req)),
         (false, "/api/stop") => parse(&body).and_then(|req| stop(state, &req)),
@@ -56,7 +65,9 @@ pub fn route(state: &Arc<AppState>, method: &Method, path: &str, query: &str, bo
             state.records.upload(name, body)
         }
         (true, "/api/watch") => return watch(state, query),
-        (true, p) if p.starts_with("/api/records/") => records_get(state, &p["/api/records/".len()..]),
+        (true, p) if p.starts_with("/api/records/") => {
+            records_get(state, &p["/api/records/".len()..])
+        }
         (true, "/api/health") => Ok(health(state)),
         (_, p) if p.starts_with("/api/") => Err(ApiError::new(
             if get { 404 } else { 405 },
@@ -94,7 +105,11 @@ fn param<'q>(query: &'q str, name: &str) -> Option<&'q str> {
         .filter_map(|pair| pair.split_once('='))
         .find(|(k, _)| *k == name)
         .map(|(_, v)| v)
-        .filter(|v| v.len() <= 100 && v.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)))
+        .filter(|v| {
+            v.len() <= 100
+                && v.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
 }
 
 fn text_field<'v>(req: &'v Value, name: &str) -> Result<Option<&'v str>, ApiError> {
@@ -110,7 +125,10 @@ fn number_field(req: &Value, name: &str, min: u64, max: u64) -> Result<Option<u6
         None | Some(Value::Null) => Ok(None),
         Some(v) => match v.as_u64() {
             Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
-            _ => Err(ApiError::new(400, format!("'{name}' must be a whole number from {min} to {max}"))),
+            _ => Err(ApiError::new(
+                400,
+                format!("'{name}' must be a whole number from {min} to {max}"),
+            )),
         },
     }
 }
@@ -131,7 +149,10 @@ fn replay(req: &Value) -> Result<Replayed, ApiError> {
     board::replay(spec, fen, &moves).map_err(|e| ApiError::new(422, e))
 }
 
-fn session_of(state: &AppState, id: Option<&str>) -> Result<Arc<super::engines::Session>, ApiError> {
+fn session_of(
+    state: &AppState,
+    id: Option<&str>,
+) -> Result<Arc<super::engines::Session>, ApiError> {
     let id = id.ok_or_else(|| ApiError::new(400, "'session' is missing"))?;
     state.engines.get(id)
 }
@@ -193,27 +214,41 @@ fn go(state: &AppState, req: &Value) -> Result<Value, ApiError> {
     let slot = slot_field(req)?;
     let game = replay(req)?;
     if game.pending.is_some() || game.game.status().is_some() {
-        return Err(ApiError::new(409, "no move to make: the game is over or a removal is owed"));
+        return Err(ApiError::new(
+            409,
+            "no move to make: the game is over or a removal is owed",
+        ));
     }
     let side = game.position().side_to_move();
     let expected = if side == Player::White { 0 } else { 1 };
     if slot != expected && slot != 2 {
-        return Err(ApiError::new(409, format!("it is {side}'s move, not slot {}'s", SLOTS[slot])));
+        return Err(ApiError::new(
+            409,
+            format!("it is {side}'s move, not slot {}'s", SLOTS[slot]),
+        ));
     }
     let clock = req.get("clock").cloned().unwrap_or(Value::Null);
     let (go, allowed) = go_command(&clock, side)?;
     let wanted = wanted(state, req)?;
-    state.engines.go(&session, slot, &wanted, &game, &go, allowed)
+    state
+        .engines
+        .go(&session, slot, &wanted, &game, &go, allowed)
 }
 
 fn analyse(state: &AppState, req: &Value) -> Result<Value, ApiError> {
     let session = session_field(state, req)?;
     let game = replay(req)?;
     if game.pending.is_some() {
-        return Err(ApiError::new(409, "finish the capture (a removal is owed) before analysing"));
+        return Err(ApiError::new(
+            409,
+            "finish the capture (a removal is owed) before analysing",
+        ));
     }
     if let Some(end) = game.game.status() {
-        return Err(ApiError::new(409, format!("nothing to analyse: the game is over ({end})")));
+        return Err(ApiError::new(
+            409,
+            format!("nothing to analyse: the game is over ({end})"),
+        ));
     }
     let wanted = wanted(state, req)?;
     state.engines.analyse(session, wanted, game)?;
@@ -256,7 +291,9 @@ fn validate(state: &AppState, req: &Value) -> Result<Value, ApiError> {
 fn records_get(state: &AppState, rest: &str) -> Result<Value, ApiError> {
     let (id, game) = match rest.split_once('/') {
         Some((id, n)) => {
-            let n: usize = n.parse().map_err(|_| ApiError::new(400, format!("game number '{n}' is not a number")))?;
+            let n: usize = n
+                .parse()
+                .map_err(|_| ApiError::new(400, format!("game number '{n}' is not a number")))?;
             (id, Some(n))
         }
         None => (rest, None),
@@ -267,7 +304,10 @@ fn records_get(state: &AppState, rest: &str) -> Result<Value, ApiError> {
         Some(n) => {
             let mut games = read_games(&text).map_err(|e| ApiError::new(422, e))?;
             if n >= games.len() {
-                return Err(ApiError::new(404, format!("no game {n}: '{id}' holds {}", games.len())));
+                return Err(ApiError::new(
+                    404,
+                    format!("no game {n}: '{id}' holds {}", games.len()),
+                ));
             }
             records::game_json(games.swap_remove(n), n)
         }
@@ -284,7 +324,10 @@ fn events(state: &AppState, query: &str) -> Reply {
             let hello = event_text("engines", &state.engines.status(&session));
             Reply::Stream(rx, Some(hello))
         }
-        None => Reply::Error(ApiError::new(503, format!("more than {} live streams open", live::MAX_STREAMS))),
+        None => Reply::Error(ApiError::new(
+            503,
+            format!("more than {} live streams open", live::MAX_STREAMS),
+        )),
     }
 }
 
@@ -293,7 +336,10 @@ fn events(state: &AppState, query: &str) -> Reply {
 fn watch(state: &AppState, query: &str) -> Reply {
     let id = param(query, "records").unwrap_or("");
     let Some(path) = state.records.path(id).cloned() else {
-        return Reply::Error(ApiError::new(404, format!("no records file '{id}' to watch (give one with --records)")));
+        return Reply::Error(ApiError::new(
+            404,
+            format!("no records file '{id}' to watch (give one with --records)"),
+        ));
     };
     if live::open_streams() >= live::MAX_STREAMS {
         return Reply::Error(ApiError::new(503, "too many live streams open"));
@@ -315,7 +361,10 @@ fn follow(path: &std::path::PathBuf, tx: &SyncSender<String>) {
         let (text, next) = match read_file_from(path, offset) {
             Ok(read) => read,
             Err(e) => {
-                let _ = tx.send(event_text("error", &json!({"error": format!("{}: {e}", path.display())})));
+                let _ = tx.send(event_text(
+                    "error",
+                    &json!({"error": format!("{}: {e}", path.display())}),
+                ));
                 return;
             }
         };
@@ -331,7 +380,11 @@ fn follow(path: &std::path::PathBuf, tx: &SyncSender<String>) {
                 }
             }
         }
-        let skip = if first { new_games.len().saturating_sub(WATCH_BACKLOG) } else { 0 };
+        let skip = if first {
+            new_games.len().saturating_sub(WATCH_BACKLOG)
+        } else {
+            0
+        };
         for (i, game) in new_games.iter().enumerate() {
             let index = count + i;
             if i < skip {
@@ -342,7 +395,10 @@ fn follow(path: &std::path::PathBuf, tx: &SyncSender<String>) {
             if i + 1 == new_games.len()
                 && let Ok(full) = records::game_json(game.clone(), index)
             {
-                event["final"] = full["boards"].as_array().and_then(|b| b.last().cloned()).unwrap_or(Value::Null);
+                event["final"] = full["boards"]
+                    .as_array()
+                    .and_then(|b| b.last().cloned())
+                    .unwrap_or(Value::Null);
                 event["moves"] = json!(game.moves);
                 event["end"] = full["end"].clone();
             }

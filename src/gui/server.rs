@@ -50,7 +50,8 @@ impl Server {
         } else {
             format!("{host}:{port}")
         };
-        let http = tiny_http::Server::http(&address).map_err(|e| anyhow!("listening on {address}: {e}"))?;
+        let http = tiny_http::Server::http(&address)
+            .map_err(|e| anyhow!("listening on {address}: {e}"))?;
         let port = http
             .server_addr()
             .to_ip()
@@ -61,11 +62,19 @@ impl Server {
             .iter()
             .map(|h| format!("{h}:{port}"))
             .collect();
-        let named = if bare.contains(':') { format!("[{bare}]:{port}") } else { format!("{bare}:{port}") };
+        let named = if bare.contains(':') {
+            format!("[{bare}]:{port}")
+        } else {
+            format!("{bare}:{port}")
+        };
         if !allowed_hosts.contains(&named) {
             allowed_hosts.push(named.clone());
         }
-        let url_host = if ["0.0.0.0", "::"].contains(&bare) { format!("127.0.0.1:{port}") } else { named };
+        let url_host = if ["0.0.0.0", "::"].contains(&bare) {
+            format!("127.0.0.1:{port}")
+        } else {
+            named
+        };
         Ok(Server {
             http,
             state: Arc::new(AppState {
@@ -87,7 +96,10 @@ impl Server {
         let active = Arc::new(AtomicUsize::new(0));
         for request in self.http.incoming_requests() {
             if active.load(Ordering::Relaxed) >= MAX_ACTIVE {
-                let _ = respond(request, error_reply(ApiError::new(503, "too many requests at once")));
+                let _ = respond(
+                    request,
+                    error_reply(ApiError::new(503, "too many requests at once")),
+                );
                 continue;
             }
             active.fetch_add(1, Ordering::Relaxed);
@@ -112,13 +124,23 @@ fn header<'r>(request: &'r Request, name: &str) -> Option<&'r str> {
 /// Why a request is refused before routing, if it is.
 fn refusal(state: &AppState, request: &Request) -> Option<ApiError> {
     if request.url().len() > MAX_URL {
-        return Some(ApiError::new(414, format!("request target longer than {MAX_URL} bytes")));
+        return Some(ApiError::new(
+            414,
+            format!("request target longer than {MAX_URL} bytes"),
+        ));
     }
     let host = header(request, "Host").unwrap_or("");
-    if !state.allowed_hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+    if !state
+        .allowed_hosts
+        .iter()
+        .any(|h| h.eq_ignore_ascii_case(host))
+    {
         return Some(ApiError::new(
             403,
-            format!("Host '{host}' is not this server's name (a DNS rebinding attempt?); use {}", state.allowed_hosts[0]),
+            format!(
+                "Host '{host}' is not this server's name (a DNS rebinding attempt?); use {}",
+                state.allowed_hosts[0]
+            ),
         ));
     }
     if let Some(origin) = header(request, "Origin") {
@@ -127,7 +149,10 @@ fn refusal(state: &AppState, request: &Request) -> Option<ApiError> {
             .iter()
             .any(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")));
         if !own {
-            return Some(ApiError::new(403, format!("requests from another site ('{origin}') are refused")));
+            return Some(ApiError::new(
+                403,
+                format!("requests from another site ('{origin}') are refused"),
+            ));
         }
     }
     if header(request, "Sec-Fetch-Site").is_some_and(|s| s.eq_ignore_ascii_case("cross-site")) {
@@ -166,7 +191,11 @@ fn handle(state: &Arc<AppState>, mut request: Request) {
     let body = match method {
         Method::Get | Method::Head => String::new(),
         Method::Post => {
-            let limit = if path == "/api/records" { MAX_BODY } else { MAX_JSON_BODY };
+            let limit = if path == "/api/records" {
+                MAX_BODY
+            } else {
+                MAX_JSON_BODY
+            };
             match read_body(&mut request, limit) {
                 Ok(body) => body,
                 Err(e) => {
@@ -176,7 +205,13 @@ fn handle(state: &Arc<AppState>, mut request: Request) {
             }
         }
         _ => {
-            let _ = respond(request, error_reply(ApiError::new(405, format!("method {method} is not used here"))));
+            let _ = respond(
+                request,
+                error_reply(ApiError::new(
+                    405,
+                    format!("method {method} is not used here"),
+                )),
+            );
             return;
         }
     };
@@ -204,7 +239,12 @@ fn error_reply(error: ApiError) -> Reply {
 /// connections cost well under a millisecond.
 fn respond(request: Request, reply: Reply) -> std::io::Result<()> {
     let (status, kind, bytes, cache): (u16, &str, Vec<u8>, &str) = match reply {
-        Reply::Json(status, value) => (status, "application/json", value.to_string().into_bytes(), "no-store"),
+        Reply::Json(status, value) => (
+            status,
+            "application/json",
+            value.to_string().into_bytes(),
+            "no-store",
+        ),
         Reply::Error(e) => return respond(request, error_reply(e)),
         // no-store keeps the page out of the back/forward cache, where it
         // would hold its connections open.

@@ -442,10 +442,7 @@ impl EngineProcess {
         timeout: Duration,
     ) -> Result<Vec<String>, EngineError> {
         let known = self.advertised.is_empty()
-            || self
-                .advertised
-                .iter()
-                .any(|a| a.eq_ignore_ascii_case(name));
+            || self.advertised.iter().any(|a| a.eq_ignore_ascii_case(name));
         if !known {
             return Err(EngineError::BadOption {
                 reason: format!(
@@ -475,7 +472,11 @@ impl EngineProcess {
     /// Sends `lines` to an idle engine, then `isready`, and returns what it
     /// answered before `readyok`: how a front end asks an engine whether it
     /// accepts a position (its `info string error` lines say why not).
-    pub fn exchange(&mut self, lines: &[&str], timeout: Duration) -> Result<Vec<String>, EngineError> {
+    pub fn exchange(
+        &mut self,
+        lines: &[&str],
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
         self.settle()?;
         for line in lines {
             self.send(line)?;
@@ -523,7 +524,13 @@ impl EngineProcess {
         go: &str,
         allowed: Duration,
     ) -> Result<Reply, EngineError> {
-        self.go_watched(position, go, Some(allowed), &AtomicBool::new(false), &mut |_| {})
+        self.go_watched(
+            position,
+            go,
+            Some(allowed),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
     }
 
     /// `go` for a front end: every `info` line is handed to `on_info` as it
@@ -555,13 +562,16 @@ impl EngineProcess {
             }
             // Without a deadline, wake now and then to look at `stop`.
             let wake = Instant::now() + POLL * 5;
-            let (line, at) = match self.recv(deadline.unwrap_or(wake).min(wake), "bestmove", started) {
-                Ok(got) => got,
-                Err(EngineError::Timeout { .. }) if deadline.is_none_or(|d| Instant::now() < d) => {
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
+            let (line, at) =
+                match self.recv(deadline.unwrap_or(wake).min(wake), "bestmove", started) {
+                    Ok(got) => got,
+                    Err(EngineError::Timeout { .. })
+                        if deadline.is_none_or(|d| Instant::now() < d) =>
+                    {
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
             let mut tokens = line.split_whitespace();
             match tokens.next() {
                 Some("bestmove") => {

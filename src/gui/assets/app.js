@@ -136,7 +136,8 @@ function renderPlayers(board, marks) {
     const st = ctx.state;
     if (marks.removable && st.board.owed > 0 && side !== st.board.side && handRemovable(st)) hand.classList.add('removable');
     if (ctx.selected === 'hand' && side === st.board.side) hand.classList.add('selected');
-    box.querySelector('.name').textContent = ctx.playerName ? ctx.playerName(side) : side === 'W' ? 'White' : 'Black';
+    const name = ctx.shownBoard && ctx.shownNames ? ctx.shownNames[side] : ctx.playerName?.(side);
+    box.querySelector('.name').textContent = name ?? (side === 'W' ? 'White' : 'Black');
     box.dataset.side = side;
   }
 }

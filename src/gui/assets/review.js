@@ -69,6 +69,8 @@ async function openGame(index) {
     li.onclick = () => step(i + 1);
     list.append(li);
   });
+  const tag = (name) => game.tags.find(([k]) => k === name)?.[1] ?? '?';
+  ctx.shownNames = { W: tag('White'), B: tag('Black') };
   $('review-tags').textContent = game.tags.map(([k, v]) => `${k}: ${v}`).join(' · ') + (game.end ? ` · ${game.end}` : '');
   drawGraph();
   step(0);
