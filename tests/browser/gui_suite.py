@@ -206,6 +206,17 @@ class Suite:
         assert urllib.request.urlopen(self.url + "api/config").status == 200
         print("engine killed mid-game: shown as crashed, restarted, game went on")
 
+    def board_sizes(self):
+        for rows, cols in [(3, 3), (8, 8), (4, 7)]:
+            self.open(f"?variant=rows={rows},cols={cols},pieces=4")
+            squares = self.els("[data-square]")
+            assert len(squares) == rows * cols, (rows, cols, len(squares))
+            corner = "abcdefgh"[cols - 1] + str(rows)
+            assert self.els(f'[data-square="{corner}"]'), corner
+        self.open("?variant=standard&moves=@c3,@d4,bogus")
+        self.until("the link's error", lambda: "bogus" in self.el("#error").text)
+        print("boards 3x3, 8x8, 4x7 drawn; a bad link parameter shows its error")
+
     # -- analyse -----------------------------------------------------------
     def analyse(self):
         self.open("?variant=standard&moves=@c3,@d4")
@@ -425,7 +436,7 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "analyse", "review", "watch", "measure"]
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "review", "watch", "measure"]
         for step in steps:
             t = time.perf_counter()
             getattr(suite, step)()
