@@ -40,8 +40,13 @@ impl Replayed {
             .map_or(self.game.position(), |(_, p)| p)
     }
 
-    /// `position …` for an engine: `startpos` when the game began there.
+    /// `position …` for an engine: `startpos` when the game began there;
+    /// in the middle of a capture played as two plies, the position that
+    /// owes the removals (its text ends in `x<k>`).
     pub fn position_command(&self) -> String {
+        if let Some((_, jumped)) = &self.pending {
+            return format!("position fen {}", self.rules.position_text(jumped));
+        }
         let mut command = if self.start == self.rules.start_position() {
             "position startpos".to_string()
         } else {

@@ -238,12 +238,6 @@ fn go(state: &AppState, req: &Value) -> Result<Value, ApiError> {
 fn analyse(state: &AppState, req: &Value) -> Result<Value, ApiError> {
     let session = session_field(state, req)?;
     let game = replay(req)?;
-    if game.pending.is_some() {
-        return Err(ApiError::new(
-            409,
-            "finish the capture (a removal is owed) before analysing",
-        ));
-    }
     if let Some(end) = game.game.status() {
         return Err(ApiError::new(
             409,
