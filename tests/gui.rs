@@ -555,7 +555,7 @@ fn records_are_listed_read_uploaded_and_watched() {
     }
     // Uploads: a pasted record is read; text without a game is refused.
     let upload = "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. @c3 @d4 *\n";
-    let (status, body) = gui.request("POST", "/api/records?name=pasted", &[], &upload);
+    let (status, body) = gui.request("POST", "/api/records?name=pasted", &[], upload);
     assert_eq!(status, 200, "{body}");
     let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
         .as_str()
