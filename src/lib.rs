@@ -3,6 +3,7 @@
 //! talks to engines only through the protocol and referees with the rules.
 
 pub mod analysis;
+pub mod gui;
 pub mod protocol;
 pub mod rng;
 pub mod rules;

@@ -71,6 +71,9 @@ enum Command {
     /// Tune the search parameters by SPSA through the match runner
     /// (docs/search.md).
     Spsa(yote::spsa::SpsaArgs),
+    /// A Yoté front end in the browser: play, analyse, review and watch,
+    /// against any UGI engine (docs/gui.md).
+    Gui(yote::gui::GuiArgs),
 }
 
 /// An error is the user's to read: one line of what went wrong and why,
@@ -105,6 +108,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
         Some(Command::Tune(args)) => yote::tune::run(args),
         Some(Command::Spsa(args)) => yote::spsa::run(args),
+        Some(Command::Gui(args)) => yote::gui::run(args),
         Some(Command::Perft {
             depth,
             variant,

@@ -20,6 +20,7 @@ use std::io::{BufRead, BufReader, LineWriter, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -34,6 +35,9 @@ pub const QUEUE: usize = 1024;
 /// How often a wait wakes to check whether the engine process has exited
 /// and whether the runner was interrupted.
 const POLL: Duration = Duration::from_millis(20);
+
+/// How long an engine told to `stop` may take to answer `bestmove`.
+pub const STOP_GRACE: Duration = Duration::from_secs(3);
 
 /// The protocol dialect: decides the handshake word and the clock tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -357,37 +361,7 @@ impl EngineProcess {
         self.send("isready")?;
         lines.extend(self.expect("readyok", timeout)?);
         for (name, value) in self.config.options.clone() {
-            if name.chars().chain(value.chars()).any(char::is_control) {
-                // A newline would send a second, unchecked command.
-                return Err(EngineError::BadOption {
-                    reason: format!("'{}' holds a control character", value.escape_debug()),
-                    name: name.escape_debug().to_string(),
-                });
-            }
-            let known = self.advertised.is_empty()
-                || self
-                    .advertised
-                    .iter()
-                    .any(|a| a.eq_ignore_ascii_case(&name));
-            if !known {
-                return Err(EngineError::BadOption {
-                    reason: format!(
-                        "the engine has no such option (it has: {})",
-                        self.advertised.join(", ")
-                    ),
-                    name,
-                });
-            }
-            self.send(&format!("setoption name {name} value {value}"))?;
-            self.send("isready")?;
-            let answer = self.expect("readyok", timeout)?;
-            if let Some(error) = answer.iter().find(|l| is_error_line(l)) {
-                return Err(EngineError::BadOption {
-                    name,
-                    reason: format!("value '{value}' refused: {error}"),
-                });
-            }
-            lines.extend(answer);
+            lines.extend(self.set_option(&name, &value, timeout)?);
         }
         if self.config.dialect == Dialect::Ugi {
             // Engines without UGI queries answer with an info line or nothing.
@@ -458,6 +432,66 @@ impl EngineProcess {
         self.expect("readyok", timeout).map(|_| ())
     }
 
+    /// Sets one option the engine announced and checks it was taken: an
+    /// option it never announced, or an `info string error` answer, is a
+    /// [`EngineError::BadOption`]. Returns the engine's other answer lines.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: &str,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
+        if name.chars().chain(value.chars()).any(char::is_control) {
+            // A newline would send a second, unchecked command.
+            return Err(EngineError::BadOption {
+                reason: format!("'{}' holds a control character", value.escape_debug()),
+                name: name.escape_debug().to_string(),
+            });
+        }
+        let known = self.advertised.is_empty()
+            || self.advertised.iter().any(|a| a.eq_ignore_ascii_case(name));
+        if !known {
+            return Err(EngineError::BadOption {
+                reason: format!(
+                    "the engine has no such option (it has: {})",
+                    self.advertised.join(", ")
+                ),
+                name: name.to_string(),
+            });
+        }
+        self.send(&format!("setoption name {name} value {value}"))?;
+        self.send("isready")?;
+        let answer = self.expect("readyok", timeout)?;
+        if let Some(error) = answer.iter().find(|l| is_error_line(l)) {
+            return Err(EngineError::BadOption {
+                name: name.to_string(),
+                reason: format!("value '{value}' refused: {error}"),
+            });
+        }
+        Ok(answer)
+    }
+
+    /// Whether the engine announced an option of this name.
+    pub fn has_option(&self, name: &str) -> bool {
+        self.advertised.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    /// Sends `lines` to an idle engine, then `isready`, and returns what it
+    /// answered before `readyok`: how a front end asks an engine whether it
+    /// accepts a position (its `info string error` lines say why not).
+    pub fn exchange(
+        &mut self,
+        lines: &[&str],
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
+        self.settle()?;
+        for line in lines {
+            self.send(line)?;
+        }
+        self.send("isready")?;
+        self.expect("readyok", timeout)
+    }
+
     /// Drops whatever the engine said since its last answer and waits until
     /// it is idle, so that a late second `bestmove` can never be taken as
     /// the answer to the next `go`.
@@ -497,15 +531,54 @@ impl EngineProcess {
         go: &str,
         allowed: Duration,
     ) -> Result<Reply, EngineError> {
+        self.go_watched(
+            position,
+            go,
+            Some(allowed),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+    }
+
+    /// `go` for a front end: every `info` line is handed to `on_info` as it
+    /// arrives, `allowed` None waits without limit (`go infinite`), and once
+    /// `stop` is raised the engine is sent `stop` and must answer within
+    /// [`STOP_GRACE`], else it counts as hung.
+    pub fn go_watched(
+        &mut self,
+        position: &str,
+        go: &str,
+        allowed: Option<Duration>,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&str),
+    ) -> Result<Reply, EngineError> {
         self.settle()?;
         self.send(position)?;
         self.send(go)?;
         let started = Instant::now();
-        let deadline = started + allowed;
+        let mut deadline = allowed.map(|a| started + a);
+        let mut stopped = false;
         let mut score = None;
         let mut depth = None;
         loop {
-            let (line, at) = self.recv(deadline, "bestmove", started)?;
+            if !stopped && stop.load(Ordering::Relaxed) {
+                stopped = true;
+                self.send("stop")?;
+                let grace = Instant::now() + STOP_GRACE;
+                deadline = Some(deadline.map_or(grace, |d| d.min(grace)));
+            }
+            // Without a deadline, wake now and then to look at `stop`.
+            let wake = Instant::now() + POLL * 5;
+            let (line, at) =
+                match self.recv(deadline.unwrap_or(wake).min(wake), "bestmove", started) {
+                    Ok(got) => got,
+                    Err(EngineError::Timeout { .. })
+                        if deadline.is_none_or(|d| Instant::now() < d) =>
+                    {
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
             let mut tokens = line.split_whitespace();
             match tokens.next() {
                 Some("bestmove") => {
@@ -519,6 +592,7 @@ impl EngineProcess {
                 Some("info") => {
                     score = parse_score(&line).or(score);
                     depth = parse_depth(&line).or(depth);
+                    on_info(&line);
                 }
                 _ => {}
             }

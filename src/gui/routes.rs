@@ -1,0 +1,432 @@
+//! The endpoints: what each path answers. Bodies are JSON; every field is
+//! checked here and a bad one is a 4xx naming it, with nothing changed.
+
+use super::assets;
+use super::board::{self, Replayed};
+use super::engines::{ApiError, SLOTS, Wanted, go_command};
+use super::live::{self, event_text};
+use super::records::{self, read_file_from, read_games, summary_json};
+use super::server::AppState;
+use crate::rules::{Player, Variant};
+use crate::tournament::records::RecordReader;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::thread;
+use std::time::{Duration, Instant};
+use tiny_http::Method;
+
+pub enum Reply {
+    Json(u16, Value),
+    Asset(&'static str, &'static [u8]),
+    /// Server-Sent Events: the queue and the first event.
+    Stream(Receiver<String>, Option<String>),
+    Error(ApiError),
+}
+
+/// Games a watch stream sends at its start (the latest); the page keeps
+/// no more than this many either.
+pub const WATCH_BACKLOG: usize = 200;
+
+/// How often a watched file is looked at.
+const WATCH_POLL: Duration = Duration::from_millis(300);
+
+pub fn route(
+    state: &Arc<AppState>,
+    method: &Method,
+    path: &str,
+    query: &str,
+    body: String,
+) -> Reply {
+    let get = *method == Method::Get || *method == Method::Head;
+    let result = match (get, path) {
+        (true, "/") | (true, "/index.html") => {
+            return Reply::Asset("text/html; charset=utf-8", assets::INDEX.as_bytes());
+        }
+        (true, "/favicon.ico") => return asset("favicon.svg"),
+        (true, p) if p.starts_with("/assets/") => return asset(&p["/assets/".len()..]),
+        (true, "/api/config") => Ok(config(state)),
+        (false, "/api/state") => parse(&body)
+            .and_then(|req| replay(&req))
+            .map(|r| board::state_json(&r)),
+        (false, "/api/session") => Ok(json!({"id": state.engines.open().id})),
+        (true, "/api/events") => return events(state, query),
+        (true, "/api/engines") => {
+            session_of(state, param(query, "session")).map(|s| state.engines.status(&s))
+        }
+        (false, "/api/go") => parse(&body).and_then(|req| go(state, &req)),
+        (false, "/api/analyse") => parse(&body).and_then(|req| analyse(state, &req)),
+        (false, "/api/stop") => parse(&body).and_then(|req| stop(state, &req)),
+        (false, "/api/restart") => parse(&body).and_then(|req| restart(state, &req)),
+        (false, "/api/validate") => parse(&body).and_then(|req| validate(state, &req)),
+        (true, "/api/records") => Ok(state.records.list()),
+        (false, "/api/records") => {
+            let name = param(query, "name").unwrap_or("upload");
+            state.records.upload(name, body)
+        }
+        (true, "/api/watch") => return watch(state, query),
+        (true, p) if p.starts_with("/api/records/") => {
+            records_get(state, &p["/api/records/".len()..])
+        }
+        (true, "/api/health") => Ok(health(state)),
+        (_, p) if p.starts_with("/api/") => Err(ApiError::new(
+            if get { 404 } else { 405 },
+            format!("no endpoint {} {p}", if get { "GET" } else { "POST" }),
+        )),
+        _ => Err(ApiError::new(404, format!("no page {path}"))),
+    };
+    match result {
+        Ok(value) => Reply::Json(200, value),
+        Err(e) => Reply::Error(e),
+    }
+}
+
+fn asset(name: &str) -> Reply {
+    match assets::find(name) {
+        Some((kind, bytes)) => Reply::Asset(kind, bytes),
+        None => Reply::Error(ApiError::new(404, format!("no asset '{name}'"))),
+    }
+}
+
+fn parse(body: &str) -> Result<Value, ApiError> {
+    let value: Value = serde_json::from_str(body)
+        .map_err(|e| ApiError::new(400, format!("the body is not JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(ApiError::new(400, "the body must be a JSON object"));
+    }
+    Ok(value)
+}
+
+/// A query parameter, only when it is a plain token (ids, names): nothing
+/// here needs percent-decoding, so nothing encoded is let through.
+fn param<'q>(query: &'q str, name: &str) -> Option<&'q str> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+        .filter(|v| {
+            v.len() <= 100
+                && v.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
+}
+
+fn text_field<'v>(req: &'v Value, name: &str) -> Result<Option<&'v str>, ApiError> {
+    match req.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(ApiError::new(400, format!("'{name}' must be a string"))),
+    }
+}
+
+fn number_field(req: &Value, name: &str, min: u64, max: u64) -> Result<Option<u64>, ApiError> {
+    match req.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(ApiError::new(
+                400,
+                format!("'{name}' must be a whole number from {min} to {max}"),
+            )),
+        },
+    }
+}
+
+/// The game of a request: `variant` (default standard), `fen`, `moves`.
+fn replay(req: &Value) -> Result<Replayed, ApiError> {
+    let spec = text_field(req, "variant")?.unwrap_or("standard");
+    let fen = text_field(req, "fen")?;
+    let moves = match req.get("moves") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|m| m.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| ApiError::new(400, "'moves' must be a list of move texts"))?,
+        Some(_) => return Err(ApiError::new(400, "'moves' must be a list of move texts")),
+    };
+    board::replay(spec, fen, &moves).map_err(|e| ApiError::new(422, e))
+}
+
+fn session_of(
+    state: &AppState,
+    id: Option<&str>,
+) -> Result<Arc<super::engines::Session>, ApiError> {
+    let id = id.ok_or_else(|| ApiError::new(400, "'session' is missing"))?;
+    state.engines.get(id)
+}
+
+fn session_field(state: &AppState, req: &Value) -> Result<Arc<super::engines::Session>, ApiError> {
+    session_of(state, text_field(req, "session")?)
+}
+
+fn slot_field(req: &Value) -> Result<usize, ApiError> {
+    let slot = text_field(req, "slot")?.unwrap_or("A");
+    SLOTS
+        .iter()
+        .position(|s| *s == slot)
+        .ok_or_else(|| ApiError::new(400, format!("'slot' must be W, B or A, not '{slot}'")))
+}
+
+/// The engine and options a request wants: `engine` (index into the
+/// command line's list), `skill` (Skill Level) or `elo` (UCI_Elo), and
+/// `multipv` for analysis.
+fn wanted(state: &AppState, req: &Value) -> Result<Wanted, ApiError> {
+    let count = state.engines.configs.len() as u64;
+    let engine = number_field(req, "engine", 0, count - 1)?.unwrap_or(0) as usize;
+    let mut options = Vec::new();
+    if let Some(skill) = number_field(req, "skill", 0, 20)? {
+        options.push(("Skill Level".to_string(), skill.to_string()));
+    }
+    if let Some(elo) = number_field(req, "elo", 0, 10_000)? {
+        options.push(("UCI_LimitStrength".to_string(), "true".to_string()));
+        options.push(("UCI_Elo".to_string(), elo.to_string()));
+    }
+    if let Some(lines) = number_field(req, "multipv", 1, 64)? {
+        options.push(("MultiPV".to_string(), lines.to_string()));
+    }
+    Ok(Wanted { engine, options })
+}
+
+fn config(state: &AppState) -> Value {
+    let engines: Vec<Value> = state
+        .engines
+        .configs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| json!({"id": i, "name": e.name}))
+        .collect();
+    let presets: Vec<Value> = Variant::PRESETS
+        .iter()
+        .map(|p| json!({"name": p.name, "description": p.description, "spec": p.variant.spec()}))
+        .collect();
+    json!({
+        "engines": engines,
+        "presets": presets,
+        "records": state.records.list(),
+        "version": env!("CARGO_PKG_VERSION"),
+    })
+}
+
+fn go(state: &AppState, req: &Value) -> Result<Value, ApiError> {
+    let session = session_field(state, req)?;
+    let slot = slot_field(req)?;
+    let game = replay(req)?;
+    if game.pending.is_some() || game.game.status().is_some() {
+        return Err(ApiError::new(
+            409,
+            "no move to make: the game is over or a removal is owed",
+        ));
+    }
+    let side = game.position().side_to_move();
+    let expected = if side == Player::White { 0 } else { 1 };
+    if slot != expected && slot != 2 {
+        return Err(ApiError::new(
+            409,
+            format!("it is {side}'s move, not slot {}'s", SLOTS[slot]),
+        ));
+    }
+    let clock = req.get("clock").cloned().unwrap_or(Value::Null);
+    let (go, allowed) = go_command(&clock, side)?;
+    let wanted = wanted(state, req)?;
+    state
+        .engines
+        .go(&session, slot, &wanted, &game, &go, allowed)
+}
+
+fn analyse(state: &AppState, req: &Value) -> Result<Value, ApiError> {
+    let session = session_field(state, req)?;
+    let game = replay(req)?;
+    if let Some(end) = game.game.status() {
+        return Err(ApiError::new(
+            409,
+            format!("nothing to analyse: the game is over ({end})"),
+        ));
+    }
+    let wanted = wanted(state, req)?;
+    state.engines.analyse(session, wanted, game)?;
+    Ok(json!({"running": true}))
+}
+
+fn stop(state: &AppState, req: &Value) -> Result<Value, ApiError> {
+    let session = session_field(state, req)?;
+    let slot = slot_field(req)?;
+    state.engines.stop(&session, slot);
+    Ok(json!({"stopping": SLOTS[slot]}))
+}
+
+fn restart(state: &AppState, req: &Value) -> Result<Value, ApiError> {
+    let session = session_field(state, req)?;
+    let slot = slot_field(req)?;
+    let spec = text_field(req, "variant")?.unwrap_or("standard");
+    let rules = board::parse_rules(spec).map_err(|e| ApiError::new(422, e))?;
+    state.engines.restart(&session, slot, &rules)
+}
+
+/// A position from the editor: checked by the rules here, then by the
+/// engine, whose error is shown as it gives it.
+fn validate(state: &AppState, req: &Value) -> Result<Value, ApiError> {
+    let session = session_field(state, req)?;
+    let spec = text_field(req, "variant")?.unwrap_or("standard");
+    let fen = text_field(req, "fen")?.ok_or_else(|| ApiError::new(400, "'fen' is missing"))?;
+    let rules = board::parse_rules(spec).map_err(|e| ApiError::new(422, e))?;
+    if let Err(e) = rules.parse_position(fen) {
+        return Ok(json!({"ok": false, "error": format!("position: {e}"), "by": "rules"}));
+    }
+    let wanted = wanted(state, req)?;
+    match state.engines.validate(&session, &wanted, &rules, fen)? {
+        Some(error) => Ok(json!({"ok": false, "error": error, "by": "engine"})),
+        None => Ok(json!({"ok": true})),
+    }
+}
+
+/// `/api/records/<id>`: the game list; `/api/records/<id>/<n>`: one game.
+fn records_get(state: &AppState, rest: &str) -> Result<Value, ApiError> {
+    let (id, game) = match rest.split_once('/') {
+        Some((id, n)) => {
+            let n: usize = n
+                .parse()
+                .map_err(|_| ApiError::new(400, format!("game number '{n}' is not a number")))?;
+            (id, Some(n))
+        }
+        None => (rest, None),
+    };
+    let text = state.records.text(id)?;
+    match game {
+        None => records::list_json(&text),
+        Some(n) => {
+            let mut games = read_games(&text).map_err(|e| ApiError::new(422, e))?;
+            if n >= games.len() {
+                return Err(ApiError::new(
+                    404,
+                    format!("no game {n}: '{id}' holds {}", games.len()),
+                ));
+            }
+            records::game_json(games.swap_remove(n), n)
+        }
+    }
+}
+
+fn events(state: &AppState, query: &str) -> Reply {
+    let session = match session_of(state, param(query, "session")) {
+        Ok(s) => s,
+        Err(e) => return Reply::Error(e),
+    };
+    match session.hub.subscribe() {
+        Some(rx) => {
+            let hello = event_text("engines", &state.engines.status(&session));
+            Reply::Stream(rx, Some(hello))
+        }
+        None => Reply::Error(ApiError::new(
+            503,
+            format!("more than {} live streams open", live::MAX_STREAMS),
+        )),
+    }
+}
+
+/// Follows a records file as a match appends to it: the latest games at
+/// once, then every game as it lands, and the standings after each.
+fn watch(state: &AppState, query: &str) -> Reply {
+    let id = param(query, "records").unwrap_or("");
+    let Some(path) = state.records.path(id).cloned() else {
+        return Reply::Error(ApiError::new(
+            404,
+            format!("no records file '{id}' to watch (give one with --records)"),
+        ));
+    };
+    if live::open_streams() >= live::MAX_STREAMS {
+        return Reply::Error(ApiError::new(503, "too many live streams open"));
+    }
+    let (tx, rx) = mpsc::sync_channel(64);
+    thread::spawn(move || follow(&path, &tx));
+    Reply::Stream(rx, None)
+}
+
+/// The watcher: reads what was appended since the last look, a complete
+/// line at a time, and sends each finished game; ends when the tab goes.
+fn follow(path: &std::path::PathBuf, tx: &SyncSender<String>) {
+    let mut reader = RecordReader::default();
+    let mut offset = 0;
+    let mut count = 0usize;
+    let mut first = true;
+    let mut last_beat = Instant::now();
+    loop {
+        let (text, next) = match read_file_from(path, offset) {
+            Ok(read) => read,
+            Err(e) => {
+                let _ = tx.send(event_text(
+                    "error",
+                    &json!({"error": format!("{}: {e}", path.display())}),
+                ));
+                return;
+            }
+        };
+        offset = next;
+        let mut new_games = Vec::new();
+        for line in text.lines() {
+            match reader.line(line) {
+                Ok(Some(game)) => new_games.push(game),
+                Ok(None) => {}
+                Err(e) => {
+                    let _ = tx.send(event_text("error", &json!({"error": e.to_string()})));
+                    reader = RecordReader::default();
+                }
+            }
+        }
+        let skip = if first {
+            new_games.len().saturating_sub(WATCH_BACKLOG)
+        } else {
+            0
+        };
+        for (i, game) in new_games.iter().enumerate() {
+            let index = count + i;
+            if i < skip {
+                continue;
+            }
+            let mut event = summary_json(index, game);
+            // The latest game's board and moves, for the live board.
+            if i + 1 == new_games.len()
+                && let Ok(full) = records::game_json(game.clone(), index)
+            {
+                event["final"] = full["boards"]
+                    .as_array()
+                    .and_then(|b| b.last().cloned())
+                    .unwrap_or(Value::Null);
+                event["moves"] = json!(game.moves);
+                event["end"] = full["end"].clone();
+            }
+            if tx.send(event_text("game", &event)).is_err() {
+                return;
+            }
+        }
+        count += new_games.len();
+        if !new_games.is_empty() || first {
+            let standings = records::read_file_from(path, 0)
+                .map(|(t, _)| records::standings_json(&t))
+                .unwrap_or(Value::Null);
+            let data = json!({"games": count, "standings": standings});
+            if tx.send(event_text("standings", &data)).is_err() {
+                return;
+            }
+            last_beat = Instant::now();
+        } else if last_beat.elapsed() > Duration::from_secs(10) {
+            // Finds a tab that went away while the file is quiet.
+            if tx.send(": idle\n\n".to_string()).is_err() {
+                return;
+            }
+            last_beat = Instant::now();
+        }
+        first = false;
+        thread::sleep(WATCH_POLL);
+    }
+}
+
+fn health(state: &AppState) -> Value {
+    json!({
+        "sessions": state.engines.session_count(),
+        "streams": live::open_streams(),
+        "uptime_ms": state.started.elapsed().as_millis() as u64,
+        "assets_bytes": assets::total_bytes(),
+    })
+}

@@ -1,0 +1,450 @@
+#!/usr/bin/env python3
+"""The real-browser suite of `yote gui` (run by `cargo test`, tests/gui.rs).
+
+Headless Chromium driven by Selenium: plays a whole game against the engine
+by clicks under the hand-removal rules (two-click captures, a removal taken
+from the hand), survives the engine being killed mid-game, runs an analysis
+and reads its lines, reviews a records file (keyboard stepping, the graph),
+follows a growing records file, and saves screenshots. Prints the measured
+page-ready and click times.
+
+    python3 tests/browser/gui_suite.py --yote target/release/yote \
+        --records tests/data/gui-analysed.pgn --out target/gui-screenshots
+"""
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+os.environ.setdefault("SE_OFFLINE", "true")
+os.environ.setdefault("SE_AVOID_STATS", "true")
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+WAIT = 20
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        os.makedirs(args.out, exist_ok=True)
+        self.tmp = tempfile.mkdtemp(prefix="yote-gui-browser-")
+        self.watched = os.path.join(self.tmp, "match.pgn")
+        self.games = split_games(open(args.records).read())
+        with open(self.watched, "w") as f:
+            f.write(self.games[0])
+        started = time.perf_counter()
+        self.server = subprocess.Popen(
+            [args.yote, "gui", "--port", "0", "--records", args.records, "--records", self.watched],
+            stdout=subprocess.PIPE, text=True)
+        self.url = self.server.stdout.readline().split()[-1]
+        self.server_start_ms = (time.perf_counter() - started) * 1000
+        options = webdriver.ChromeOptions()
+        options.binary_location = args.chromium
+        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--window-size=1200,820", "--disable-extensions",
+                  "--enable-precise-memory-info", "--js-flags=--expose-gc"]:
+            options.add_argument(a)
+        self.driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+        self.driver.set_script_timeout(WAIT)
+        self.rng = random.Random(7)
+        self.figures = {}
+
+    def close(self):
+        self.driver.quit()
+        self.server.terminate()
+        self.server.wait()
+
+    # -- helpers ---------------------------------------------------------
+    def el(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def els(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def until(self, what, condition, timeout=WAIT):
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.02).until(lambda d: safely(condition))
+        except Exception:
+            self.shot("failure")
+            raise AssertionError(f"timed out waiting for {what}; status: {self.status()!r}; "
+                                 f"error: {self.el('#error').text!r}")
+
+    def status(self):
+        return self.el('[data-role="status"]').text
+
+    def plies(self):
+        return len(self.els('[data-role="moves"] > li'))
+
+    def shot(self, name):
+        path = os.path.join(self.args.out, f"{name}.png")
+        self.driver.save_screenshot(path)
+        return path
+
+    def state(self):
+        """The game shown, asked of the server as the page asks it."""
+        game = self.driver.execute_async_script(
+            "const done = arguments[0]; import('/assets/app.js').then((m) => done(m.ctx.game));")
+        body = json.dumps(game).encode()
+        req = urllib.request.Request(self.url + "api/state", body, {"Content-Type": "application/json"})
+        return json.load(urllib.request.urlopen(req))
+
+    def click_square(self, square):
+        self.el(f'[data-square="{square}"]').click()
+
+    def open(self, query=""):
+        self.driver.get(self.url + query)
+        self.until("the page", lambda: self.driver.execute_script("return document.body.dataset.ready") == "true")
+
+    def view(self, name):
+        self.el(f'#views button[data-view="{name}"]').click()
+
+    # -- play ------------------------------------------------------------
+    def set_up_game(self, variant, movetime, skill):
+        Select(self.el("#white-player")).select_by_value("human")
+        Select(self.el("#black-player")).select_by_value("0")
+        Select(self.el("#strength-kind")).select_by_value("skill")
+        value = self.el("#strength-value")
+        value.clear()
+        value.send_keys(str(skill))
+        Select(self.el("#clock-kind")).select_by_value("movetime")
+        seconds = self.el("#clock-a")
+        seconds.clear()
+        seconds.send_keys(str(movetime))
+        if "=" in variant:
+            Select(self.el("#variant")).select_by_value("custom")
+            spec = self.el("#spec")
+            spec.clear()
+            spec.send_keys(variant + Keys.TAB)
+        else:
+            Select(self.el("#variant")).select_by_value(variant)
+        self.until("a new game", lambda: self.plies() == 0 and "White to move" in self.status()
+                   and self.state()["variant"].find("pieces=" + variant.split("pieces=")[-1]) >= 0
+                   if "=" in variant else self.plies() == 0 and "White to move" in self.status())
+
+    def human_move(self, st):
+        """One move by clicks: captures first (a hand removal when the rules
+        allow it), else a random placement or step."""
+        legal = st["legal"]
+        before = self.plies()
+        captures = [m for m in legal if m["jump"]]
+        if captures:
+            hand = [m for m in captures if m["hand"] > 0]
+            move = (hand or captures)[0]
+            self.click_square(move["from"])
+            self.until("targets", lambda: self.els(f'[data-square="{move["to"]}"].target'))
+            self.click_square(move["to"])
+            self.until("the owed removal", lambda: "owes" in self.status())
+            self.captures += 1
+            if move["hand"] > 0:
+                self.hand_removals += 1
+                self.el('[data-role="hand-B"]').click()
+            else:
+                self.click_square(move["removes"][0])
+            self.until("the removal", lambda: self.plies() >= before + 2)
+            return
+        move = self.rng.choice(legal)
+        if move["from"] is None:
+            self.click_square(move["to"])
+        else:
+            self.click_square(move["from"])
+            self.click_square(move["to"])
+        self.until("the move", lambda: self.plies() > before)
+
+    def play_whole_game(self):
+        self.open()
+        # A custom rule spec: the hand-removal rules with six pieces each,
+        # so that a whole game by clicks stays short.
+        self.set_up_game("hand-removal,pieces=6", 0.05, 0)
+        self.captures = 0
+        self.hand_removals = 0
+        started = time.perf_counter()
+        for _ in range(400):
+            st = self.state()
+            if st["status"] or "Game over" in self.status():
+                break
+            if st["board"]["side"] == "W":
+                self.human_move(st)
+                if self.plies() == 6:
+                    self.shot("play")
+            else:
+                self.until("the engine's move", lambda: self.status().startswith("White") or "Game over" in self.status())
+        self.until("the end of the game", lambda: "Game over" in self.status())
+        text = self.status()
+        assert "wins" in text or "draw" in text, text
+        assert self.captures >= 1 and self.hand_removals >= 1, (self.captures, self.hand_removals)
+        hands = (self.el('[data-role="hand-W"]').text, self.el('[data-role="hand-B"]').text)
+        assert all(h.isdigit() for h in hands), hands
+        self.shot("game-over")
+        print(f"whole game: {self.plies()} plies, {self.captures} captures by clicks, "
+              f"{self.hand_removals} from the hand, {time.perf_counter() - started:.1f} s; {text}")
+
+    def kill_engine_mid_game(self):
+        self.open()
+        self.set_up_game("standard", 3, 20)
+        self.click_square("c3")
+        self.until("the engine thinking", lambda: "thinking" in self.status())
+        engines = subprocess.run(["pgrep", "-P", str(self.server.pid)], capture_output=True, text=True).stdout.split()
+        assert engines, "no engine process under the server"
+        for pid in engines:
+            os.kill(int(pid), signal.SIGKILL)
+        self.until("the crash shown", lambda: "crashed" in self.el('[data-role="engine-B"]').text)
+        self.shot("engine-crashed")
+        self.el('[data-role="restart-B"]').click()
+        self.until("the restarted engine's move", lambda: self.plies() == 2, timeout=30)
+        assert urllib.request.urlopen(self.url + "api/config").status == 200
+        print("engine killed mid-game: shown as crashed, restarted, game went on")
+
+    def board_sizes(self):
+        for rows, cols in [(3, 3), (8, 8), (4, 7)]:
+            self.open(f"?variant=rows={rows},cols={cols},pieces=4")
+            squares = self.els("[data-square]")
+            assert len(squares) == rows * cols, (rows, cols, len(squares))
+            corner = "abcdefgh"[cols - 1] + str(rows)
+            assert self.els(f'[data-square="{corner}"]'), corner
+        self.open("?variant=standard&moves=@c3,@d4,bogus")
+        self.until("the link's error", lambda: "bogus" in self.el("#error").text)
+        print("boards 3x3, 8x8, 4x7 drawn; a bad link parameter shows its error")
+
+    # -- analyse -----------------------------------------------------------
+    def analyse(self):
+        self.open("?variant=standard&moves=@c3,@d4")
+        self.view("analyse")
+        lines = self.el("#multipv")
+        lines.clear()
+        lines.send_keys("3")
+        self.el("#analyse-go").click()
+        self.until("three analysis lines", lambda: len(self.els('[data-role="lines"] > li')) >= 3)
+        self.until("depth 4", lambda: int(self.el("#analysis-summary").text.split()[1].rstrip(",")) >= 4)
+        self.shot("analyse")
+        # Lines are redrawn as they stream in; read them once stopped.
+        self.el("#analyse-stop").click()
+        self.until("the analysis stopped", lambda: "on" not in self.el("#analyse-go").get_attribute("class"))
+        texts = self.driver.execute_script(
+            "return [...document.querySelectorAll('[data-role=\"lines\"] > li')].map((li) => li.innerText)")
+        assert len(texts) >= 3 and all("depth" in t and "nps" in t for t in texts), texts
+        first = self.els('[data-role="lines"] > li')[0].get_attribute("data-pv").split()[0]
+        self.els('[data-role="lines"] > li')[0].click()
+        self.until("the line's move played", lambda: self.plies() == 3)
+        assert self.els('[data-role="moves"] > li')[2].get_attribute("textContent") == first
+        # The editor: a position the engine refuses shows its error.
+        self.el("#edit-toggle").click()
+        self.el("#edit-clear").click()
+        self.el('[data-put="W"]').click()
+        for sq in ["a1", "b1", "c1"]:
+            self.click_square(sq)
+        hand = self.el("#edit-hand-W")
+        hand.clear()
+        hand.send_keys("10")
+        self.el("#edit-apply").click()
+        self.until("the editor's error", lambda: "pieces" in self.el("#edit-error").text)
+        hand.clear()
+        hand.send_keys("9")
+        self.el("#edit-apply").click()
+        self.until("the edited position", lambda: self.el("#edit-error").get_attribute("hidden") is not None
+                   and len(self.els('[data-piece="W"]')) == 3 and self.plies() == 0)
+        print(f"analysis: {len(texts)} lines, e.g. {texts[0].splitlines()[0]!r}")
+
+    # -- review ------------------------------------------------------------
+    def review(self):
+        self.open()
+        self.view("review")
+        self.until("the records list", lambda: len(self.els("#records-source option")) >= 3)
+        Select(self.el("#records-source")).select_by_value("f0")
+        self.until("the game list", lambda: len(self.els("#game-list tbody tr")) == len(self.games))
+        self.els("#game-list tbody tr")[1].click()
+        self.until("game 2", lambda: "current" in self.els("#game-list tbody tr")[1].get_attribute("class"))
+        body = self.el("body")
+        for _ in range(3):
+            body.send_keys(Keys.ARROW_RIGHT)
+        self.until("ply 3", lambda: self.status().startswith("Ply 3 of"))
+        total = int(self.status().split(" of ")[1].split(",")[0])
+        assert self.els(".mark-q, .mark-qq, .mark-qe"), "marks shown on the moves"
+        graph = self.el('[data-role="graph"]')
+        self.driver.execute_script(
+            "const g = arguments[0], b = g.getBoundingClientRect();"
+            "g.dispatchEvent(new MouseEvent('click', {clientX: b.left + b.width * 0.5, clientY: b.top + 10, bubbles: true}));",
+            graph)
+        self.until("the graph's ply", lambda: self.status().startswith(f"Ply {round(total / 2)} of"))
+        body.send_keys(Keys.END)
+        self.until("the end", lambda: self.status().startswith("Game over") or self.status().startswith(f"Ply {total}"))
+        self.shot("review")
+        print(f"review: {len(self.games)} games listed, stepped by keys, graph click went to ply {round(total / 2)}")
+
+    # -- watch -------------------------------------------------------------
+    def watch(self):
+        self.open()
+        self.view("watch")
+        Select(self.el("#watch-source")).select_by_value("f1")
+        self.el("#watch-start").click()
+        self.until("the first game", lambda: len(self.els("#watch-games tbody tr")) == 1)
+        with open(self.watched, "a") as f:
+            f.write("".join(self.games[1:]))
+        self.until("the appended games", lambda: len(self.els("#watch-games tbody tr")) == len(self.games))
+        self.until("standings", lambda: len(self.els("#standings tbody tr")) == 2)
+        self.shot("watch")
+        print(f"watch: {len(self.games)} games arrived live, standings of 2 engines")
+
+    # -- measurements --------------------------------------------------------
+    def memory(self):
+        """Server memory with 10 tabs open, and page memory while 1,000 games
+        of a match arrive in Watch."""
+        first = self.driver.current_window_handle
+        for _ in range(10):
+            self.driver.switch_to.new_window("tab")
+            self.open()
+        time.sleep(0.5)
+        rss = server_rss_kib(self.server.pid)
+        for handle in self.driver.window_handles:
+            if handle != first:
+                self.driver.switch_to.window(handle)
+                self.driver.close()
+        self.driver.switch_to.window(first)
+        with open(self.watched, "w") as f:
+            f.write(self.games[0])
+        self.open()
+        self.view("watch")
+        Select(self.el("#watch-source")).select_by_value("f1")
+        self.el("#watch-start").click()
+        self.until("the first game", lambda: len(self.els("#watch-games tbody tr")) == 1)
+        heap = []
+        arrived = 1
+        for batch in range(5):
+            with open(self.watched, "a") as f:
+                for i in range(200 if batch < 4 else 199):
+                    f.write(self.games[(arrived + i) % len(self.games)])
+            arrived += 200 if batch < 4 else 199
+            self.until(f"{arrived} games", lambda: self.el("#watch-info").text.startswith(f"{arrived} games"))
+            self.driver.execute_script("window.gc && window.gc()")
+            heap.append(self.driver.execute_script(
+                "return [performance.memory.usedJSHeapSize, document.getElementsByTagName('*').length]"))
+        rows = len(self.els("#watch-games tbody tr"))
+        boards = len(self.els("#watch-boards > .mini"))
+        assert rows == 200 and boards <= 6, (rows, boards)
+        # Elements: 200 rows and at most six boards whatever the count.
+        one_board = 40 + 8 * 8
+        assert max(h[1] for h in heap) - heap[0][1] <= 6 * one_board, heap
+        growth = heap[-1][0] - heap[1][0]
+        assert growth < 2 << 20, f"the page's heap grew by {growth} bytes from 400 to 1000 games"
+        self.figures["server_rss_kib_10_tabs"] = rss
+        self.figures["watch_heap_bytes_at_200_400_600_800_1000"] = [h[0] for h in heap]
+        self.figures["watch_elements_at_200_400_600_800_1000"] = [h[1] for h in heap]
+        print(f"memory: server {rss} KiB with 10 tabs; watch of {arrived} games: "
+              f"heap {[round(h[0] / 1024) for h in heap]} KiB, elements {[h[1] for h in heap]}")
+
+    def measure(self):
+        ready = []
+        for _ in range(5):
+            t = time.perf_counter()
+            self.driver.get("about:blank")
+            self.open()
+            print(f"    load {time.perf_counter() - t:.2f} s", flush=True)
+            # From navigation start to the board drawn and the page usable.
+            ready.append(self.driver.execute_script("return window.yoteReadyMs"))
+        Select(self.el("#black-player")).select_by_value("human")
+        click = self.driver.execute_async_script("""
+            const done = arguments[0];
+            const board = document.getElementById('board');
+            const times = [];
+            const press = (sq) => {
+              const el = document.querySelector(`[data-square="${sq}"]`);
+              const r = el.getBoundingClientRect();
+              const o = {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true};
+              el.dispatchEvent(new PointerEvent('pointerdown', o));
+              el.dispatchEvent(new PointerEvent('pointerup', o));
+            };
+            const moves = document.querySelector('[data-role="moves"]');
+            const squares = ['a1', 'b2', 'c1', 'd2', 'e1', 'f2', 'a3', 'b4', 'c3', 'd4'];
+            let i = 0;
+            const next = () => {
+              if (i >= squares.length) return done(times);
+              const count = moves.children.length;
+              const t0 = performance.now();
+              press(squares[i++]);
+              const wait = () => {
+                if (moves.children.length > count) { times.push(performance.now() - t0); next(); }
+                else requestAnimationFrame(wait);
+              };
+              wait();
+            };
+            next();
+        """)
+        select = self.driver.execute_script("""
+            const el = document.querySelector('[data-square="a1"]');
+            const r = el.getBoundingClientRect();
+            const o = {clientX: r.left + 5, clientY: r.top + 5, bubbles: true};
+            const t0 = performance.now();
+            el.dispatchEvent(new PointerEvent('pointerdown', o));
+            const targets = document.querySelectorAll('.target').length;
+            return [performance.now() - t0, targets];
+        """)
+        median = lambda xs: sorted(xs)[len(xs) // 2]
+        self.figures = {
+            "page_ready_ms_median": round(median(ready), 1),
+            "move_click_answered_ms_median": round(median(click), 1),
+            "select_click_targets_ms": round(select[0], 2),
+            "targets_shown": select[1],
+        }
+        print("measured: " + json.dumps(self.figures))
+
+
+def server_rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return None
+
+
+def safely(condition):
+    """A condition read while the page redraws (a stale element) is not
+    yet true."""
+    try:
+        return condition()
+    except Exception:
+        return False
+
+
+def split_games(text):
+    parts = text.split("[Event ")
+    return ["[Event " + p for p in parts[1:]]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--yote", required=True)
+    p.add_argument("--records", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    p.add_argument("--only", default="")
+    args = p.parse_args()
+    suite = Suite(args)
+    started = time.perf_counter()
+    try:
+        # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
+        # with --only memory; the default steps are the tests.
+        steps = args.only.split(",") if args.only else [
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "review", "watch", "measure"]
+        for step in steps:
+            t = time.perf_counter()
+            getattr(suite, step)()
+            print(f"  ({step}: {time.perf_counter() - t:.1f} s)")
+    finally:
+        suite.close()
+    print(f"browser suite passed in {time.perf_counter() - started:.1f} s; screenshots in {args.out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
