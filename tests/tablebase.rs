@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use yote::rules::{MoveList, Player, Position, Rules, Variant};
 use yote::tablebase::file::{self, TableFileError};
+use yote::tablebase::format::FormatError;
 use yote::tablebase::generate::Silent;
 use yote::tablebase::verify::verify;
-use yote::tablebase::{Class, Request, Shard, Tablebase, Value, generate, load_dir};
+use yote::tablebase::{Class, Request, Shard, Tablebase, Value, generate, load_dir, read_dir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_yote");
 
@@ -56,7 +57,7 @@ fn stats_lines(tables: &Tablebase) -> Vec<String> {
     tables
         .tables()
         .iter()
-        .map(|t| format!("class {}: {}", t.class(), t.stats()))
+        .map(|t| format!("class {}: {}", t.class(), yote::tablebase::ClassStats::of(&t.codes().unwrap())))
         .collect()
 }
 
@@ -314,26 +315,36 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
         "4/1W2/1B2/4 w 1 1",
     ]);
     assert!(!ok && err.contains("made for other rules"), "{err}");
-    // Damaged: one value flipped, then a file cut short.
+    // Damaged: one bit of the last block flipped. Probing in place reads
+    // only the header at load; the block is refused when it is read, and
+    // reading the whole file (generation, `tb verify`) refuses the file.
     let class = Class::new(2, 2, 0, 0);
     let path = file::path(&dir, class);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    match load_dir(&board, &dir, 4) {
-        Err(e @ TableFileError::Checksum { .. }) => assert!(e.to_string().contains("damaged")),
-        other => panic!("expected a checksum error, got {other:?}"),
+    let mapped = load_dir(&board, &dir, 4).unwrap();
+    let table = mapped.table(class).unwrap();
+    assert_eq!(table.value(table.index.size() - 1), None);
+    match read_dir(&board, &dir, 4) {
+        Err(e @ TableFileError::Format(_, FormatError::Block(_))) => {
+            assert!(e.to_string().contains("damaged"), "{e}")
+        }
+        other => panic!("expected a block checksum error, got {other:?}"),
     }
+    let (ok, _, err) = run(&["tb", "verify", "--dir", dir.to_str().unwrap()]);
+    assert!(!ok && err.contains("block 0 fails its checksum"), "{err}");
+    // Cut short, or longer than its header says: refused before any read.
     std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
     assert!(matches!(
         load_dir(&board, &dir, 4),
-        Err(TableFileError::Malformed { .. })
+        Err(TableFileError::Format(_, FormatError::Malformed(_)))
     ));
     std::fs::write(&path, b"hello\n\n").unwrap();
     assert!(matches!(
         load_dir(&board, &dir, 4),
-        Err(TableFileError::NotATable(_))
+        Err(TableFileError::Format(_, FormatError::NotATable))
     ));
     // Resume: every sound class is kept, the damaged one solved again.
     let request = Request {
@@ -444,7 +455,7 @@ fn with_one_node_the_engine_wins_fastest_loses_slowest_and_holds_draws() {
             if rules.status(&start).is_some() {
                 continue;
             }
-            let value = table.value(index);
+            let value = table.value(index).unwrap();
             let mut game = Game::from_position(rules.clone(), start);
             // Both sides play with one node; the game must end exactly as the
             // table says (draws: stay drawn for 30 plies).
@@ -568,7 +579,7 @@ fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
     // A position of class 3 2 0 0 won in 7 plies.
     let table = reference.table(Class::new(3, 2, 0, 0)).unwrap();
     let index = (0..table.index.size())
-        .find(|&i| table.value(i) == Value::Win(7))
+        .find(|&i| table.value(i) == Some(Value::Win(7)))
         .unwrap();
     let board = rules.position_text(&table.position(index));
     let board = board.split(' ').next().unwrap();
