@@ -251,3 +251,35 @@ fn inside_the_tables_a_thrown_win_is_a_blunder_by_exact_value() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--tablebases"));
 }
+
+/// Issue 19: with removals owed the tables gave the position a value no
+/// removal has, and analysis marked the best removal `??`.
+#[test]
+fn the_best_removal_owed_is_not_a_blunder() {
+    let dir = scratch("owed");
+    let tables = dir.join("tb");
+    let made = yote(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--dir",
+        tables.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    let pgn = dir.join("owed.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"t\"]\n[FEN \"W5/6/1WB2W/4B1/6 b 0 0 0 5 x1\"]\n[Result \"*\"]\n\n5... xb3 *\n",
+    )
+    .unwrap();
+    let out = dir.join("owed-out.pgn");
+    analyse(
+        &pgn,
+        &out,
+        &["--depth", "1", "--tablebases", tables.to_str().unwrap()],
+    );
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    assert!(annotated.contains("xb3 {=D/1"), "{annotated}");
+    assert!(!annotated.contains("??"), "{annotated}");
+}

@@ -174,7 +174,11 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             }
             Ok(())
         }
-        TbCommand::Pack { from, to, threads: t } => pack(&from, &to, threads(t)),
+        TbCommand::Pack {
+            from,
+            to,
+            threads: t,
+        } => pack(&from, &to, threads(t)),
         TbCommand::Probe { dir, fen, variant } => {
             let rules = rules_of(&variant)?;
             let pos = rules
@@ -263,7 +267,11 @@ fn load_any(dir: &Path, in_memory: bool) -> Result<Tablebase> {
 /// already sound in `to` kept.
 fn pack(from: &Path, to: &Path, threads: usize) -> Result<()> {
     let Some((rules, max_pieces)) = identify_dir(from, file::LEGACY_EXTENSION)? else {
-        bail!("{}: no version-1 table files (*.{})", from.display(), file::LEGACY_EXTENSION)
+        bail!(
+            "{}: no version-1 table files (*.{})",
+            from.display(),
+            file::LEGACY_EXTENSION
+        )
     };
     std::fs::create_dir_all(to).with_context(|| format!("{}", to.display()))?;
     let spec = file::table_rules(rules.variant());

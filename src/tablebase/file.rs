@@ -245,6 +245,28 @@ pub fn read(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, T
     Ok(Table::in_memory(table.index, codes))
 }
 
+/// Writes `table` in format version 1 (what `tb pack` converts; kept so
+/// that conversion can be tested from files this program made).
+pub fn write_legacy(dir: &Path, rules: &str, table: &Table) -> std::io::Result<PathBuf> {
+    let codes = table
+        .codes()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let data: Vec<u8> = match &*codes {
+        Codes::Narrow(v) => v.clone(),
+        Codes::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
+    };
+    let header = format!(
+        "{MAGIC}\nformat {LEGACY_VERSION}\nrules {rules}\nclass {}\npositions {}\nwidth {}\ncrc32 {:08x}\n\n",
+        table.class(),
+        codes.len(),
+        codes.width(),
+        crc32fast::hash(&data)
+    );
+    let target = legacy_path(dir, table.class());
+    write_atomically(&target, &[header.into_bytes(), data].concat())?;
+    Ok(target)
+}
+
 /// The rules and class a table file names in its header (not checked
 /// further: `read` does that).
 pub fn read_identity(path: &Path) -> Result<(String, Class), TableFileError> {

@@ -155,7 +155,10 @@ impl Header {
             self.data_bytes,
             self.index_crc
         );
-        format!("{body}header-crc32 {:08x}\n\n", crc32fast::hash(body.as_bytes()))
+        format!(
+            "{body}header-crc32 {:08x}\n\n",
+            crc32fast::hash(body.as_bytes())
+        )
     }
 }
 
@@ -474,8 +477,9 @@ pub fn decode_codes(wdl: &Blocks, distance: &Blocks) -> Result<Codes, FormatErro
     let width = distance.header.width;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let value = value_of(symbol_at(&symbols, i), || Some(code_at(&codes, width, i)))
-            .ok_or(FormatError::Malformed("win/draw/loss and distance disagree"))?;
+        let value = value_of(symbol_at(&symbols, i), || Some(code_at(&codes, width, i))).ok_or(
+            FormatError::Malformed("win/draw/loss and distance disagree"),
+        )?;
         out.push(value.encode());
     }
     Ok(match width {

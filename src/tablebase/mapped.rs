@@ -184,9 +184,11 @@ impl LazyFile {
     /// Runs `read` on the whole file's checked blocks (the tools that read
     /// every position).
     fn with_all<T>(&self, read: impl FnOnce(Blocks) -> T) -> Result<T, FormatError> {
-        let file = open_regular(&self.path).map_err(|_| FormatError::Malformed("cannot be read"))?;
+        let file =
+            open_regular(&self.path).map_err(|_| FormatError::Malformed("cannot be read"))?;
         // SAFETY: as in `open`.
-        let map = unsafe { Mmap::map(&file) }.map_err(|_| FormatError::Malformed("cannot be mapped"))?;
+        let map =
+            unsafe { Mmap::map(&file) }.map_err(|_| FormatError::Malformed("cannot be mapped"))?;
         let header = format::check(&map)?;
         Ok(read(Blocks::new(&header, &map)))
     }
@@ -239,8 +241,9 @@ impl MappedClass {
     pub fn value(&self, i: u64) -> Option<Value> {
         let symbol = self.wdl(i)?;
         let value = format::value_of(symbol, || {
-            self.distance
-                .with_block(i, |bytes, within, width| format::code_at(bytes, width, within))
+            self.distance.with_block(i, |bytes, within, width| {
+                format::code_at(bytes, width, within)
+            })
         });
         if value.is_none() && symbol != 0 {
             self.distance
