@@ -723,8 +723,14 @@ fn a_capture_owing_its_removals_takes_the_value_of_its_best_removal() {
 /// Runs the engine on `input` through a pipe, as a GUI would; None when it
 /// has not exited within `seconds` (it is then killed).
 fn engine_session(input: &str, seconds: u64) -> Option<String> {
+    engine_with_args(&[], input, seconds)
+}
+
+/// `engine_session` with command-line arguments (`exec …`).
+fn engine_with_args(args: &[&str], input: &str, seconds: u64) -> Option<String> {
     use std::io::Write;
     let mut child = Command::new(BIN)
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -767,6 +773,10 @@ fn a_fifo_named_like_a_table_is_skipped_not_opened() {
     )
     .expect("the engine answers and quits");
     assert!(out.contains("readyok"), "{out}");
+    // Given up front (`exec`, no quit to race), the loading finishes and
+    // names what it skipped.
+    let set_path = format!("setoption name TablebasePath value {d}");
+    let out = engine_with_args(&["exec", &set_path, "isready"], "", 20).expect("no hang");
     assert!(out.contains("not a regular file"), "{out}");
     // Generation solves the classes again over what is no table.
     let (ok, _, err) = run(&[

@@ -20,8 +20,10 @@
 //!   times yet; with R = 2 that means the window must be empty. Longer
 //!   windows than `MAX_WINDOW` are not examined: the table is not used.
 
+use super::alphabeta::MAX_PLY;
+use super::tt::MATE_BOUND;
 use crate::rules::{Game, Move, MoveList, NoCaptureOutcome, Player, Position, Rules, Variant};
-use crate::tablebase::{self, Tablebase, Value};
+use crate::tablebase::{self, Tablebase, Value, Wdl};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -229,6 +231,30 @@ impl Prober<'_> {
         self.trusted(value, pos, keys).then_some(value)
     }
 
+    /// The score of `pos` at `ply` for the search, when the tables hold
+    /// it and the history rules cannot change it. Without a no-capture
+    /// limit only the win/draw/loss file is read: a win scores as a
+    /// tablebase win (below every mate, nearer ones higher) and the root
+    /// finds the fastest line with the distances. Under a limit the
+    /// distance decides whether the win arrives in time, so it is read.
+    #[inline]
+    pub fn leaf_score(&self, pos: &Position, keys: &[u64], ply: usize) -> Option<i32> {
+        if self.no_capture_draw > 0 {
+            return Some(score(self.value(pos, keys)?, ply));
+        }
+        if pos.total(Player::White) + pos.total(Player::Black) > self.pieces {
+            return None;
+        }
+        match self.set.probe_wdl(pos)? {
+            Wdl::Draw => self.draw_is_exact.then_some(0),
+            wdl => {
+                let trusted = self.repetitions_cannot_intervene(pos, keys);
+                let win = TABLE_WIN - ply as i32;
+                trusted.then_some(if wdl == Wdl::Win { win } else { -win })
+            }
+        }
+    }
+
     fn trusted(&self, value: Value, pos: &Position, keys: &[u64]) -> bool {
         let d = match value {
             Value::Draw => return self.draw_is_exact,
@@ -238,6 +264,13 @@ impl Prober<'_> {
         if self.no_capture_draw > 0 && since_capture + d > self.no_capture_draw {
             return false;
         }
+        self.repetitions_cannot_intervene(pos, keys)
+    }
+
+    /// RepetitionDraw cannot stop a win or loss of `pos` (see the module
+    /// comment).
+    fn repetitions_cannot_intervene(&self, pos: &Position, keys: &[u64]) -> bool {
+        let since_capture = pos.plies_since_capture();
         if self.repetition_draw == 0 {
             return true;
         }
@@ -300,6 +333,10 @@ impl Prober<'_> {
         best
     }
 }
+
+/// A won table position's score at the root: above every evaluation,
+/// below every mate the search proves (those are exact, this is not yet).
+pub const TABLE_WIN: i32 = MATE_BOUND - 2 * MAX_PLY as i32;
 
 /// The longest perfect line reported at the root.
 const MAX_LINE: usize = 64;

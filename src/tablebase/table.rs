@@ -3,7 +3,7 @@
 use super::class::Class;
 use super::index::ClassIndex;
 use super::mapped::MappedClass;
-use super::value::Value;
+use super::value::{Value, Wdl};
 use crate::rules::{MoveList, Position, Rules};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -94,6 +94,16 @@ impl Table {
         match &self.store {
             Store::Memory(codes) => Some(Value::decode(codes.get(index as usize))),
             Store::Mapped(files) => files.value(index),
+        }
+    }
+
+    /// Win, draw or loss of position `index` (its file's distance is not
+    /// read); None when its file is damaged.
+    #[inline(always)]
+    pub fn wdl(&self, index: u64) -> Option<Wdl> {
+        match &self.store {
+            Store::Memory(codes) => Some(Value::decode(codes.get(index as usize)).into()),
+            Store::Mapped(files) => Wdl::from_symbol(files.wdl(index)?),
         }
     }
 
@@ -232,6 +242,22 @@ impl Tablebase {
         let table = self.table(class)?;
         let us = pos.side_to_move();
         table.value(table.index.index(pos.pieces(us), pos.pieces(!us)))
+    }
+
+    /// `probe` without the distance: win, draw or loss, reading only the
+    /// win/draw/loss file (what the search needs).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if pos.owed_removals() != 0 {
+            return self.probe_owing(pos).map(Wdl::from);
+        }
+        let class = Class::of(pos);
+        if let Some(value) = class.value_by_counts(self.rules.variant()) {
+            return Some(value.into());
+        }
+        let table = self.table(class)?;
+        let us = pos.side_to_move();
+        table.wdl(table.index.index(pos.pieces(us), pos.pieces(!us)))
     }
 
     /// A position in the middle of a capture (its jump made, removals
