@@ -199,7 +199,7 @@ pub fn find(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, T
     }
     Ok(Table {
         index,
-        store: super::table::Store::Mapped(MappedClass::new(dir, rules, class)),
+        store: super::table::Store::Mapped(Box::new(MappedClass::new(dir, rules, class))),
     })
 }
 

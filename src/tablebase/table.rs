@@ -57,7 +57,7 @@ impl Codes {
 /// the tools), or in its files, probed in place.
 pub enum Store {
     Memory(Codes),
-    Mapped(MappedClass),
+    Mapped(Box<MappedClass>),
 }
 
 /// The exact value of every position of one class.
