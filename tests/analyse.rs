@@ -199,30 +199,9 @@ fn plain_move_lists_and_bad_input() {
 #[test]
 fn inside_the_tables_a_thrown_win_is_a_blunder_by_exact_value() {
     let dir = scratch("tables");
-    let tables = dir.join("tb");
-    let made = Command::new(BIN)
-        .args([
-            "tb",
-            "generate",
-            "--pieces",
-            "5",
-            "--dir",
-            tables.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    let tables = five_piece_tables(&dir);
     // White wins at once here (c2e2xb2); after c3d3 Black wins at once.
-    let pgn = dir.join("thrown.pgn");
-    std::fs::write(
-        &pgn,
-        "[Event \"t\"]\n[FEN \"6/6/2W3/1BWB2/W5 w 0 0 0 1\"]\n[Result \"*\"]\n\n1. c3d3 *\n",
-    )
-    .unwrap();
+    let pgn = one_game(&dir, "thrown", "6/6/2W3/1BWB2/W5 w 0 0 0 1", "1. c3d3");
     let out = dir.join("thrown-out.pgn");
     let summary = analyse(
         &pgn,
@@ -257,22 +236,8 @@ fn inside_the_tables_a_thrown_win_is_a_blunder_by_exact_value() {
 #[test]
 fn the_best_removal_owed_is_not_a_blunder() {
     let dir = scratch("owed");
-    let tables = dir.join("tb");
-    let made = yote(&[
-        "tb",
-        "generate",
-        "--pieces",
-        "5",
-        "--dir",
-        tables.to_str().unwrap(),
-    ]);
-    assert!(made.status.success());
-    let pgn = dir.join("owed.pgn");
-    std::fs::write(
-        &pgn,
-        "[Event \"t\"]\n[FEN \"W5/6/1WB2W/4B1/6 b 0 0 0 5 x1\"]\n[Result \"*\"]\n\n5... xb3 *\n",
-    )
-    .unwrap();
+    let tables = five_piece_tables(&dir);
+    let pgn = one_game(&dir, "owed", "W5/6/1WB2W/4B1/6 b 0 0 0 5 x1", "5... xb3");
     let out = dir.join("owed-out.pgn");
     analyse(
         &pgn,
@@ -282,4 +247,29 @@ fn the_best_removal_owed_is_not_a_blunder() {
     let annotated = std::fs::read_to_string(&out).unwrap();
     assert!(annotated.contains("xb3 {=D/1"), "{annotated}");
     assert!(!annotated.contains("??"), "{annotated}");
+}
+
+/// The standard tables of up to 5 pieces, made in `dir`.
+fn five_piece_tables(dir: &Path) -> PathBuf {
+    let tables = dir.join("tb");
+    yote(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--dir",
+        tables.to_str().unwrap(),
+    ]);
+    tables
+}
+
+/// A records file of one game from `fen` with `moves`, unfinished.
+fn one_game(dir: &Path, name: &str, fen: &str, moves: &str) -> PathBuf {
+    let pgn = dir.join(format!("{name}.pgn"));
+    std::fs::write(
+        &pgn,
+        format!("[Event \"t\"]\n[FEN \"{fen}\"]\n[Result \"*\"]\n\n{moves} *\n"),
+    )
+    .unwrap();
+    pgn
 }

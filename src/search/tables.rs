@@ -1,6 +1,7 @@
 //! The search's use of endgame tablebases: which table values it may trust
-//! under the history rules, exact leaves inside the search, and perfect
-//! play at the root.
+//! under the history rules, leaves inside the search (win/draw/loss only,
+//! unless a no-capture limit needs the distance), and perfect play at the
+//! root (with the distances).
 //!
 //! Tables ignore the history rules, so a value is trusted only where they
 //! cannot change it:
