@@ -494,7 +494,7 @@ mod tests {
         for table in tables.tables() {
             for index in (0..table.index.size()).step_by(7) {
                 let pos = table.position(index);
-                if wanted(table.value(index))
+                if table.value(index).is_some_and(wanted)
                     && rules.status(&pos).is_none()
                     && !rules.has_capture(&pos)
                 {

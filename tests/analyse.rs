@@ -327,30 +327,9 @@ fn a_move_is_never_marked_as_a_mistake_relative_to_itself() {
 #[test]
 fn inside_the_tables_a_thrown_win_is_a_blunder_by_exact_value() {
     let dir = scratch("tables");
-    let tables = dir.join("tb");
-    let made = Command::new(BIN)
-        .args([
-            "tb",
-            "generate",
-            "--pieces",
-            "5",
-            "--dir",
-            tables.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    let tables = five_piece_tables(&dir);
     // White wins at once here (c2e2xb2); after c3d3 Black wins at once.
-    let pgn = dir.join("thrown.pgn");
-    std::fs::write(
-        &pgn,
-        "[Event \"t\"]\n[FEN \"6/6/2W3/1BWB2/W5 w 0 0 0 1\"]\n[Result \"*\"]\n\n1. c3d3 *\n",
-    )
-    .unwrap();
+    let pgn = one_game(&dir, "thrown", "6/6/2W3/1BWB2/W5 w 0 0 0 1", "1. c3d3");
     let out = dir.join("thrown-out.pgn");
     let summary = analyse(
         &pgn,
@@ -392,4 +371,47 @@ fn a_move_list_starting_with_a_byte_order_mark_is_read() {
     let summary = analyse(&plain, &out, &["--depth", "1"]);
     assert_eq!(summary.matches("Game ").count(), 1, "{summary}");
     assert!(std::fs::read_to_string(&out).unwrap().contains("1. @c3 {"));
+}
+
+/// Issue 19: with removals owed the tables gave the position a value no
+/// removal has, and analysis marked the best removal `??`.
+#[test]
+fn the_best_removal_owed_is_not_a_blunder() {
+    let dir = scratch("owed");
+    let tables = five_piece_tables(&dir);
+    let pgn = one_game(&dir, "owed", "W5/6/1WB2W/4B1/6 b 0 0 0 5 x1", "5... xb3");
+    let out = dir.join("owed-out.pgn");
+    analyse(
+        &pgn,
+        &out,
+        &["--depth", "1", "--tablebases", tables.to_str().unwrap()],
+    );
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    assert!(annotated.contains("xb3 {=D/1"), "{annotated}");
+    assert!(!annotated.contains("??"), "{annotated}");
+}
+
+/// The standard tables of up to 5 pieces, made in `dir`.
+fn five_piece_tables(dir: &Path) -> PathBuf {
+    let tables = dir.join("tb");
+    yote(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "5",
+        "--dir",
+        tables.to_str().unwrap(),
+    ]);
+    tables
+}
+
+/// A records file of one game from `fen` with `moves`, unfinished.
+fn one_game(dir: &Path, name: &str, fen: &str, moves: &str) -> PathBuf {
+    let pgn = dir.join(format!("{name}.pgn"));
+    std::fs::write(
+        &pgn,
+        format!("[Event \"t\"]\n[FEN \"{fen}\"]\n[Result \"*\"]\n\n{moves} *\n"),
+    )
+    .unwrap();
+    pgn
 }

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use yote::rules::{Rules, Variant};
 use yote::tablebase::file::{self, TableFileError};
+use yote::tablebase::format::FormatError;
 use yote::tablebase::generate::Silent;
 use yote::tablebase::verify::verify;
-use yote::tablebase::{Class, Request, Shard, Tablebase, Value, generate, load_dir};
+use yote::tablebase::{Class, Request, Shard, Tablebase, Value, generate, load_dir, read_dir};
 
 #[path = "support/brute_force.rs"]
 mod brute_force;
@@ -62,7 +63,13 @@ fn stats_lines(tables: &Tablebase) -> Vec<String> {
     tables
         .tables()
         .iter()
-        .map(|t| format!("class {}: {}", t.class(), t.stats()))
+        .map(|t| {
+            format!(
+                "class {}: {}",
+                t.class(),
+                yote::tablebase::ClassStats::of(&t.codes().unwrap())
+            )
+        })
         .collect()
 }
 
@@ -221,26 +228,36 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
         "4/1W2/1B2/4 w 1 1",
     ]);
     assert!(!ok && err.contains("made for other rules"), "{err}");
-    // Damaged: one value flipped, then a file cut short.
+    // Damaged: one bit of the last block flipped. Probing in place reads
+    // only the header at load; the block is refused when it is read, and
+    // reading the whole file (generation, `tb verify`) refuses the file.
     let class = Class::new(2, 2, 0, 0);
     let path = file::path(&dir, class);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    match load_dir(&board, &dir, 4) {
-        Err(e @ TableFileError::Checksum { .. }) => assert!(e.to_string().contains("damaged")),
-        other => panic!("expected a checksum error, got {other:?}"),
+    let mapped = load_dir(&board, &dir, 4).unwrap();
+    let table = mapped.table(class).unwrap();
+    assert_eq!(table.value(table.index.size() - 1), None);
+    match read_dir(&board, &dir, 4) {
+        Err(e @ TableFileError::Format(_, FormatError::Block(_))) => {
+            assert!(e.to_string().contains("damaged"), "{e}")
+        }
+        other => panic!("expected a block checksum error, got {other:?}"),
     }
+    let (ok, _, err) = run(&["tb", "verify", "--dir", dir.to_str().unwrap()]);
+    assert!(!ok && err.contains("block 0 fails its checksum"), "{err}");
+    // Cut short, or longer than its header says: refused before any read.
     std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
     assert!(matches!(
         load_dir(&board, &dir, 4),
-        Err(TableFileError::Malformed { .. })
+        Err(TableFileError::Format(_, FormatError::Malformed(_)))
     ));
     std::fs::write(&path, b"hello\n\n").unwrap();
     assert!(matches!(
         load_dir(&board, &dir, 4),
-        Err(TableFileError::NotATable(_))
+        Err(TableFileError::Format(_, FormatError::NotATable))
     ));
     // Resume: every sound class is kept, the damaged one solved again.
     let request = Request {
@@ -351,7 +368,7 @@ fn with_one_node_the_engine_wins_fastest_loses_slowest_and_holds_draws() {
             if rules.status(&start).is_some() {
                 continue;
             }
-            let value = table.value(index);
+            let value = table.value(index).unwrap();
             let mut game = Game::from_position(rules.clone(), start);
             // Both sides play with one node; the game must end exactly as the
             // table says (draws: stay drawn for 30 plies).
@@ -475,7 +492,7 @@ fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
     // A position of class 3 2 0 0 won in 7 plies.
     let table = reference.table(Class::new(3, 2, 0, 0)).unwrap();
     let index = (0..table.index.size())
-        .find(|&i| table.value(i) == Value::Win(7))
+        .find(|&i| table.value(i) == Some(Value::Win(7)))
         .unwrap();
     let board = rules.position_text(&table.position(index));
     let board = board.split(' ').next().unwrap();
@@ -538,4 +555,287 @@ fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
         out.contains("33 tablebase files refused") && out.contains("0 classes"),
         "{out}"
     );
+}
+
+/// Issue 19: with removals owed (a capture played as two turns, its jump
+/// made) the tables gave the value of the position as if nothing were
+/// owed: "win in 1" where every removal draws or loses.
+#[test]
+fn a_capture_owing_its_removals_takes_the_value_of_its_best_removal() {
+    let dir = standard_five().to_str().unwrap().to_string();
+    let fen = "W5/6/1WB2W/4B1/6 b 0 0 0 5 x1";
+    let (ok, out, err) = run(&["tb", "probe", "--dir", &dir, "--fen", fen]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "value draw",
+            "move xb3 draw",
+            "move xf3 loss 2",
+            "move xa5 loss 2"
+        ]
+    );
+    let set_path = format!("setoption name TablebasePath value {dir}");
+    let position = format!("position fen {fen}");
+    let (ok, out, err) = run(&["exec", &set_path, &position, "d", "go nodes 1"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Tablebase: draw for black"), "{out}");
+    assert!(out.contains("bestmove xb3"), "{out}");
+    // Every jump of a capture, from positions of the tables: the value
+    // owing the removals is the best of the whole captures with that jump,
+    // one ply later (the removal is a ply of its own).
+    let rules = Rules::standard();
+    let tables = load_dir(&rules, standard_five(), 5).unwrap();
+    let mut checked = 0;
+    let mut list = MoveList::new();
+    for table in tables.tables() {
+        for index in (0..table.index.size()).step_by(1009) {
+            let pos = table.position(index);
+            if rules.status(&pos).is_some() {
+                continue;
+            }
+            rules.legal_moves(&pos, &mut list);
+            let moves: Vec<_> = list.iter().copied().collect();
+            for mv in &moves {
+                let Some((jumped, _)) = rules.split_capture(&pos, mv) else {
+                    continue;
+                };
+                let best = moves
+                    .iter()
+                    .filter(|m| {
+                        rules
+                            .split_capture(&pos, m)
+                            .is_some_and(|(j, _)| j == jumped)
+                    })
+                    .map(|m| {
+                        let mut child = pos;
+                        rules.apply(&mut child, m);
+                        let same = child.side_to_move() == jumped.side_to_move();
+                        tables.probe(&child).unwrap().before_move(same)
+                    })
+                    .max();
+                assert_eq!(
+                    tables.probe(&jumped),
+                    best,
+                    "{}",
+                    rules.position_text(&jumped)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}
+
+/// Runs the engine on `input` through a pipe, as a GUI would; None when it
+/// has not exited within `seconds` (it is then killed).
+fn engine_session(input: &str, seconds: u64) -> Option<String> {
+    engine_with_args(&[], input, seconds)
+}
+
+/// `engine_session` with command-line arguments (`exec …`).
+fn engine_with_args(args: &[&str], input: &str, seconds: u64) -> Option<String> {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    writer.join().unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    Some(out)
+}
+
+/// Issue 19: a FIFO named like a table file blocked loading for ever (and
+/// `tb generate` on that directory); loading now opens regular files only.
+#[test]
+fn a_fifo_named_like_a_table_is_skipped_not_opened() {
+    let dir = temp_dir("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["2-2-0-0.ytw", "2-2-0-0.ytb", "3-2-0-0.ytw"] {
+        let status = Command::new("mkfifo").arg(dir.join(name)).status().unwrap();
+        assert!(status.success());
+    }
+    let d = dir.to_str().unwrap();
+    let out = engine_session(
+        &format!("setoption name TablebasePath value {d}\nisready\nquit\n"),
+        20,
+    )
+    .expect("the engine answers and quits");
+    assert!(out.contains("readyok"), "{out}");
+    // Given up front (`exec`, no quit to race), the loading finishes and
+    // names what it skipped.
+    let set_path = format!("setoption name TablebasePath value {d}");
+    let out = engine_with_args(&["exec", &set_path, "isready"], "", 20).expect("no hang");
+    assert!(out.contains("not a regular file"), "{out}");
+    // Generation solves the classes again over what is no table.
+    let (ok, _, err) = run(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "4",
+        "--variant",
+        "rows=3,cols=3",
+        "--dir",
+        d,
+    ]);
+    assert!(ok, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 19: a path list of 500,000 entries took ~35 minutes to load with
+/// `quit` ignored; the directories searched are now bounded.
+#[test]
+fn a_path_list_of_half_a_million_entries_loads_at_once() {
+    let same = "x:".repeat(500_000);
+    let distinct: Vec<String> = (0..150_000).map(|i| format!("{i:x}")).collect();
+    for list in [same, distinct.join(":")] {
+        let out = engine_session(
+            &format!("setoption name TablebasePath value {list}\nisready\nquit\n"),
+            30,
+        )
+        .expect("the engine answers and quits");
+        assert!(out.contains("readyok"), "{out}");
+    }
+    let out = engine_session(
+        &format!(
+            "setoption name TablebasePath value {}\nisready\nquit\n",
+            distinct.join(":")
+        ),
+        30,
+    )
+    .unwrap();
+    assert!(
+        out.contains("150000 directories, only the first 32 are searched"),
+        "{out}"
+    );
+}
+
+/// Issue 19: a file with a sound header and a long tail was read whole
+/// (1 GB resident) before its refusal; the size is now compared with the
+/// header first, in both formats.
+#[test]
+fn a_long_tail_is_refused_before_it_is_read() {
+    let dir = temp_dir("tail");
+    let rules = rules("rows=3,cols=3");
+    solve(&rules, 4, Some(dir.clone()));
+    let class = Class::new(2, 2, 0, 0);
+    let path = file::path(&dir, class);
+    let sound = std::fs::metadata(&path).unwrap().len();
+    // Sparse: a gigabyte of tail without a gigabyte of disk.
+    let grow = |path: &std::path::Path| {
+        let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        f.set_len(sound + (1 << 30)).unwrap();
+    };
+    grow(&path);
+    let start = std::time::Instant::now();
+    match load_dir(&rules, &dir, 4) {
+        Err(TableFileError::Format(_, FormatError::Malformed(what))) => {
+            assert!(what.contains("size"), "{what}")
+        }
+        other => panic!("expected a size error, got {other:?}"),
+    }
+    assert!(start.elapsed().as_secs() < 5);
+    // Version 1: `tb pack` refuses it the same way.
+    let old = temp_dir("tail-v1");
+    std::fs::create_dir_all(&old).unwrap();
+    let v1 = old.join("2-2-0-0.ytb");
+    let header = format!(
+        "yote-tablebase\nformat 1\nrules {}\nclass 2 2 0 0\npositions {}\nwidth 1\ncrc32 00000000\n\n",
+        file::table_rules(rules.variant()),
+        class.size(9)
+    );
+    std::fs::write(&v1, header).unwrap();
+    let f = std::fs::OpenOptions::new().write(true).open(&v1).unwrap();
+    f.set_len(1 << 30).unwrap();
+    let packed = old.join("packed");
+    let (ok, _, err) = run(&[
+        "tb",
+        "pack",
+        "--from",
+        old.to_str().unwrap(),
+        "--to",
+        packed.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("data length"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&old);
+}
+
+/// Issue 19: any rule option, NoCaptureDraw included, reloaded every
+/// table; only the rules the tables depend on do now.
+#[test]
+fn only_rules_the_tables_depend_on_reload_them() {
+    let dir = standard_five().to_str().unwrap().to_string();
+    let set_path = format!("setoption name TablebasePath value {dir}");
+    let (ok, out, err) = run(&[
+        "exec",
+        &set_path,
+        "setoption name NoCaptureDraw value 50",
+        "setoption name RepetitionDraw value 3",
+        "setoption name NoCaptureOutcome value more-pieces",
+        "setoption name Removal value none",
+    ]);
+    assert!(ok, "{err}");
+    let loads: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("tablebases:") || l.contains("refused"))
+        .collect();
+    // The first load, then the one for Removal none (whose files are
+    // refused: other rules).
+    assert_eq!(loads.len(), 3, "{out}");
+    assert!(loads[0].contains("33 classes"), "{out}");
+    assert!(loads[1].contains("made for other rules"), "{out}");
+}
+
+/// Version-1 files are refused with how to convert them, and `tb pack`
+/// converts them into tables that probe the same.
+#[test]
+fn old_format_tables_are_refused_with_how_to_convert_them_and_packed() {
+    let dir = temp_dir("pack");
+    let rules = rules("rows=3,cols=3");
+    let tables = solve(&rules, 4, None);
+    let old = dir.join("old");
+    std::fs::create_dir_all(&old).unwrap();
+    let spec = file::table_rules(rules.variant());
+    for table in tables.tables() {
+        file::write_legacy(&old, &spec, table).unwrap();
+    }
+    let o = old.to_str().unwrap();
+    let (ok, out, _) = run(&[
+        "exec",
+        "setoption name Variant value standard,rows=3,cols=3",
+        &format!("setoption name TablebasePath value {o}"),
+    ]);
+    assert!(ok);
+    assert!(
+        out.contains("format version 1") && out.contains(&format!("yote tb pack --from {o}")),
+        "{out}"
+    );
+    let new = dir.join("new");
+    let n = new.to_str().unwrap();
+    let (ok, out, err) = run(&["tb", "pack", "--from", o, "--to", n]);
+    assert!(ok && out.starts_with("packed 9 classes"), "{out}{err}");
+    let packed = load_dir(&rules, &new, 4).unwrap();
+    assert_eq!(stats_lines(&packed), stats_lines(&tables));
+    let (ok, _, err) = run(&["tb", "stats", "--dir", o]);
+    assert!(!ok && err.contains("yote tb pack"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -134,7 +134,7 @@ fn tune_labels_table_positions_and_says_how_many() {
                 "[Event \"t\"]\n[FEN \"{fen}\"]\n[Result \"1/2-1/2\"]\n\n1. {mv} 1/2-1/2\n\n"
             );
             games += 1;
-            decisive += usize::from(table.value(index) != Value::Draw);
+            decisive += usize::from(table.value(index) != Some(Value::Draw));
         }
     }
     assert!(

@@ -70,12 +70,16 @@ impl Interrupt {
             .store(s.last_interrupt > seq, Ordering::SeqCst);
     }
 
-    /// The reader saw an interrupting line `seq`.
-    fn raise(&self, seq: u64) {
+    /// The reader saw an interrupting line `seq` (`quit`: a quit or the end
+    /// of input).
+    fn raise(&self, seq: u64, quit: bool) {
         let mut s = self.sequence.lock().unwrap_or_else(|e| e.into_inner());
         s.last_interrupt = seq;
         if seq > s.current {
             self.signals.stop.store(true, Ordering::SeqCst);
+            if quit {
+                self.signals.quitting.store(true, Ordering::SeqCst);
+            }
         }
     }
 }
@@ -99,8 +103,10 @@ pub fn spawn_reader(input: impl BufRead + Send + 'static) -> (Receiver<(u64, Lin
                 }
             };
             let eof = matches!(line, Line::Eof);
-            if eof || interrupts(&line) {
-                raiser.raise(if eof { u64::MAX } else { seq });
+            match (eof, interrupts(&line)) {
+                (true, _) => raiser.raise(u64::MAX, true),
+                (false, Some(quit)) => raiser.raise(seq, quit),
+                (false, None) => {}
             }
             if tx.send((seq, line)).is_err() || eof {
                 return;
@@ -110,14 +116,17 @@ pub fn spawn_reader(input: impl BufRead + Send + 'static) -> (Receiver<(u64, Lin
     (rx, interrupt)
 }
 
-fn interrupts(line: &Line) -> bool {
+/// Whether `line` interrupts the foreground command: Some(true) for `quit`,
+/// Some(false) for `stop`.
+fn interrupts(line: &Line) -> Option<bool> {
     let Line::Text(bytes) = line else {
-        return false;
+        return None;
     };
-    matches!(
-        command::parse(&String::from_utf8_lossy(bytes)),
-        Ok(Command::Stop | Command::Quit)
-    )
+    match command::parse(&String::from_utf8_lossy(bytes)) {
+        Ok(Command::Stop) => Some(false),
+        Ok(Command::Quit) => Some(true),
+        _ => None,
+    }
 }
 
 /// Reads one line (without its `\n`), bounded by `MAX_LINE_BYTES`: the rest

@@ -16,7 +16,7 @@ const THREADS: &str = "Threads";
 use crate::rules::{
     self, Game, MAX_MOVES, Move, MoveError, Outcome, PerftError, Player, Rules, Variant,
 };
-use crate::search::tables::Tables;
+use crate::search::tables::{self, Tables};
 use crate::search::{Limits, SearchOptions, SearchRequest, Signals, bench, driver};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -210,6 +210,10 @@ impl Session {
     /// game to their start position.
     fn change_rules(&mut self, variant: Variant) -> Result<(), String> {
         let rules = Rules::new(variant).map_err(|e| e.to_string())?;
+        // Tables depend on every rule but the history rules, and on the
+        // piece count for which classes are looked for: NoCaptureDraw and
+        // the like change only what the prober trusts, not the tables.
+        let tables_change = tables::tables_differ(self.rules.variant(), &variant);
         settings::sync_rule_options(&mut self.options, &variant).map_err(|e| e.to_string())?;
         self.game = Game::new(rules.clone());
         self.given = None;
@@ -221,7 +225,7 @@ impl Session {
         ));
         self.rules = rules;
         let path = self.options.get_text(TABLEBASE_PATH).unwrap_or_default();
-        if !path.is_empty() && path != "<empty>" {
+        if tables_change && !path.is_empty() && path != "<empty>" {
             self.load_tables();
         }
         Ok(())
@@ -229,10 +233,38 @@ impl Session {
 
     /// Loads the tables TablebasePath names for the current rules, reports
     /// what was loaded and every file refused, and hands them to the search.
+    ///
+    /// Loading reads only directories and file headers, but a directory can
+    /// hang (a dead network mount): it runs on a thread of its own, and a
+    /// `quit` or the end of input arriving meanwhile abandons it (the
+    /// tables are then off), so the engine always obeys them.
     fn load_tables(&mut self) {
         let path = self.options.get_text(TABLEBASE_PATH).unwrap_or_default();
+        let (dirs, too_many) = tables::path_list(path);
+        if let Some(e) = too_many {
+            self.out.error(&e);
+        }
         let pieces = self.options.get_int(TABLEBASE_PIECES).unwrap_or(0).max(0) as u32;
-        let (tables, summary, errors) = Tables::load(path, pieces, &self.rules);
+        let rules = self.rules.clone();
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = send.send(Tables::load_from(&dirs, pieces, &rules));
+        });
+        let loaded = loop {
+            match receive.recv_timeout(std::time::Duration::from_millis(10)) {
+                Ok(loaded) => break Some(loaded),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                    if !self.interrupt.quitting.load(Ordering::Relaxed) => {}
+                Err(_) => break None,
+            }
+        };
+        let Some((tables, summary, errors)) = loaded else {
+            self.out
+                .error("tablebase loading abandoned (quit); tablebases off");
+            self.tables = Tables::default();
+            self.search.set_options(self.search_options());
+            return;
+        };
         for e in &errors {
             self.out.error(e);
         }

@@ -725,9 +725,9 @@ impl<'a> Searcher<'a> {
         // `path` ends with this position in the main search; below it in
         // quiescence every position follows a capture, where the history
         // rules have nothing to look back on.
-        let value = self.tables.as_ref()?.value(pos, &self.path)?;
+        let score = self.tables.as_ref()?.leaf_score(pos, &self.path, ply)?;
         self.ctl.tbhits.fetch_add(1, Ordering::Relaxed);
-        Some(super::tables::score(value, ply))
+        Some(score)
     }
 
     /// Resolves captures: the side to move may stand pat on the static

@@ -148,6 +148,9 @@ pub struct Signals {
     /// Set while `go ponder` waits for `ponderhit`: the search must not end
     /// on its own, even when its limits are reached.
     pub pondering: AtomicBool,
+    /// Set once `quit` or the end of input is read after the command being
+    /// executed: waits that are not searches (tables loading) give up.
+    pub quitting: AtomicBool,
 }
 
 pub struct Engine {

@@ -1,6 +1,7 @@
 //! The search's use of endgame tablebases: which table values it may trust
-//! under the history rules, exact leaves inside the search, and perfect
-//! play at the root.
+//! under the history rules, leaves inside the search (win/draw/loss only,
+//! unless a no-capture limit needs the distance), and perfect play at the
+//! root (with the distances).
 //!
 //! Tables ignore the history rules, so a value is trusted only where they
 //! cannot change it:
@@ -20,8 +21,10 @@
 //!   times yet; with R = 2 that means the window must be empty. Longer
 //!   windows than `MAX_WINDOW` are not examined: the table is not used.
 
-use crate::rules::{Game, Move, MoveList, NoCaptureOutcome, Player, Position, Rules};
-use crate::tablebase::{self, Tablebase, Value};
+use super::alphabeta::MAX_PLY;
+use super::tt::MATE_BOUND;
+use crate::rules::{Game, Move, MoveList, NoCaptureOutcome, Player, Position, Rules, Variant};
+use crate::tablebase::{self, Tablebase, Value, Wdl};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -65,30 +68,92 @@ impl std::fmt::Debug for Tables {
 /// The directory separator of a path list, as in Stockfish's SyzygyPath.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 
+/// The most directories a path list is searched in: each costs a few file
+/// system look-ups per class, so a path list of half a million entries
+/// would otherwise take half an hour.
+pub const MAX_DIRS: usize = 32;
+
+/// Whether tables loaded for `old` rules must be loaded again for `new`:
+/// when a rule the tables depend on changes, or the piece count (which
+/// decides the classes looked for). The history rules change only what
+/// the prober trusts.
+pub fn tables_differ(old: &Variant, new: &Variant) -> bool {
+    tablebase::file::table_rules(old) != tablebase::file::table_rules(new)
+        || old.pieces != new.pieces
+}
+
+/// The directories of a path list, each once, at most `MAX_DIRS`; an error
+/// line for the rest.
+pub fn path_list(paths: &str) -> (Vec<PathBuf>, Option<String>) {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut more = 0usize;
+    for entry in paths
+        .split(PATH_SEPARATOR)
+        .map(str::trim)
+        .filter(|p| !p.is_empty() && *p != "<empty>")
+    {
+        let dir = PathBuf::from(entry);
+        if dirs.contains(&dir) {
+            continue;
+        }
+        if dirs.len() == MAX_DIRS {
+            more += 1;
+        } else {
+            dirs.push(dir);
+        }
+    }
+    let error = (more > 0).then(|| {
+        format!(
+            "TablebasePath: {} directories, only the first {MAX_DIRS} are searched",
+            MAX_DIRS + more
+        )
+    });
+    (dirs, error)
+}
+
 impl Tables {
     /// Loads the tables for `rules` of up to `pieces` pieces from the
     /// directories of `paths`. Returns them with a summary line, and one
     /// error per directory or file refused (those are never probed).
     pub fn load(paths: &str, pieces: u32, rules: &Rules) -> (Tables, String, Vec<String>) {
-        let dirs: Vec<PathBuf> = paths
-            .split(PATH_SEPARATOR)
-            .map(str::trim)
-            .filter(|p| !p.is_empty() && *p != "<empty>")
-            .map(PathBuf::from)
-            .collect();
+        let (dirs, too_many) = path_list(paths);
+        let (tables, summary, errors) = Tables::load_from(&dirs, pieces, rules);
+        (
+            tables,
+            summary,
+            too_many.into_iter().chain(errors).collect(),
+        )
+    }
+
+    /// `load` from the directories of a path list.
+    pub fn load_from(
+        dirs: &[PathBuf],
+        pieces: u32,
+        rules: &Rules,
+    ) -> (Tables, String, Vec<String>) {
         if dirs.is_empty() || pieces == 0 {
             return (Tables::default(), "tablebases off".to_string(), Vec::new());
         }
-        let mut errors: Vec<String> = dirs
-            .iter()
-            .filter(|d| !d.is_dir())
-            .map(|d| format!("TablebasePath: {} is not a directory", d.display()))
-            .collect();
-        let (set, refused) = tablebase::load_dirs(rules, &dirs, pieces);
+        let mut errors: Vec<String> = Vec::new();
+        errors.extend(
+            dirs.iter()
+                .filter(|d| !d.is_dir())
+                .map(|d| format!("TablebasePath: {} is not a directory", d.display())),
+        );
+        // Old-format tables come by whole directories: one line for each.
+        let mut old_format: Vec<(PathBuf, usize)> = Vec::new();
+        let (set, refused) = tablebase::load_dirs(rules, dirs, pieces);
         // Files of other rules come by whole directories: one line for each.
         let mut other_rules: Vec<(PathBuf, usize, String)> = Vec::new();
         for e in &refused {
             match e {
+                tablebase::file::TableFileError::OldFormat(path) => {
+                    let dir = path.parent().map(PathBuf::from).unwrap_or_default();
+                    match old_format.iter_mut().find(|(d, _)| *d == dir) {
+                        Some(entry) => entry.1 += 1,
+                        None => old_format.push((dir, 1)),
+                    }
+                }
                 tablebase::file::TableFileError::WrongRules { path, found, .. } => {
                     let dir = path.parent().map(PathBuf::from).unwrap_or_default();
                     match other_rules.iter_mut().find(|(d, _, _)| *d == dir) {
@@ -98,6 +163,13 @@ impl Tables {
                 }
                 e => errors.push(format!("tablebase file refused: {e}")),
             }
+        }
+        for (dir, n) in old_format {
+            errors.push(format!(
+                "{n} tablebase files refused in {}: format version 1 (uncompressed); convert them with `yote tb pack --from {} --to NEWDIR`",
+                dir.display(),
+                dir.display()
+            ));
         }
         for (dir, n, found) in other_rules {
             errors.push(format!(
@@ -160,6 +232,30 @@ impl Prober<'_> {
         self.trusted(value, pos, keys).then_some(value)
     }
 
+    /// The score of `pos` at `ply` for the search, when the tables hold
+    /// it and the history rules cannot change it. Without a no-capture
+    /// limit only the win/draw/loss file is read: a win scores as a
+    /// tablebase win (below every mate, nearer ones higher) and the root
+    /// finds the fastest line with the distances. Under a limit the
+    /// distance decides whether the win arrives in time, so it is read.
+    #[inline]
+    pub fn leaf_score(&self, pos: &Position, keys: &[u64], ply: usize) -> Option<i32> {
+        if self.no_capture_draw > 0 {
+            return Some(score(self.value(pos, keys)?, ply));
+        }
+        if pos.total(Player::White) + pos.total(Player::Black) > self.pieces {
+            return None;
+        }
+        match self.set.probe_wdl(pos)? {
+            Wdl::Draw => self.draw_is_exact.then_some(0),
+            wdl => {
+                let trusted = self.repetitions_cannot_intervene(pos, keys);
+                let win = TABLE_WIN - ply as i32;
+                trusted.then_some(if wdl == Wdl::Win { win } else { -win })
+            }
+        }
+    }
+
     fn trusted(&self, value: Value, pos: &Position, keys: &[u64]) -> bool {
         let d = match value {
             Value::Draw => return self.draw_is_exact,
@@ -169,6 +265,13 @@ impl Prober<'_> {
         if self.no_capture_draw > 0 && since_capture + d > self.no_capture_draw {
             return false;
         }
+        self.repetitions_cannot_intervene(pos, keys)
+    }
+
+    /// RepetitionDraw cannot stop a win or loss of `pos` (see the module
+    /// comment).
+    fn repetitions_cannot_intervene(&self, pos: &Position, keys: &[u64]) -> bool {
+        let since_capture = pos.plies_since_capture();
         if self.repetition_draw == 0 {
             return true;
         }
@@ -231,6 +334,10 @@ impl Prober<'_> {
         best
     }
 }
+
+/// A won table position's score at the root: above every evaluation,
+/// below every mate the search proves (those are exact, this is not yet).
+pub const TABLE_WIN: i32 = MATE_BOUND - 2 * MAX_PLY as i32;
 
 /// The longest perfect line reported at the root.
 const MAX_LINE: usize = 64;

@@ -3,9 +3,10 @@
 use super::bound;
 use super::class::{Class, table_classes};
 use super::file;
+use super::format::{self, Kind};
 use super::generate::{self, Progress, Request, Shard};
 use super::perfect;
-use super::table::Tablebase;
+use super::table::{ClassStats, Tablebase};
 use super::value::Value;
 use super::verify::verify;
 use crate::rules::{Position, Rules, Variant};
@@ -69,12 +70,23 @@ pub enum TbCommand {
         #[arg(long, default_value = "standard")]
         variant: String,
     },
-    /// Recompute every stored value from its children.
+    /// Recompute every stored value from its children (every block's
+    /// checksum is checked on the way).
     Verify {
         /// A directory of table files made by `tb generate`.
         #[arg(long)]
         dir: PathBuf,
         /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Convert a directory of version-1 tables (`*.ytb`, uncompressed) into
+    /// the compressed format; classes already converted in TO are kept.
+    Pack {
+        #[arg(long)]
+        from: PathBuf,
+        #[arg(long)]
+        to: PathBuf,
         #[arg(long)]
         threads: Option<usize>,
     },
@@ -190,12 +202,20 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
         }
         TbCommand::Stats { dir } => {
             existing_dir(&dir)?;
-            let tables = load_any(&dir)?;
+            let tables = load_any(&dir, false)?;
             for table in tables.tables() {
-                println!("class {}: {}", table.class(), table.stats());
+                let codes = table
+                    .codes()
+                    .with_context(|| format!("{}", file::path(&dir, table.class()).display()))?;
+                println!("class {}: {}", table.class(), ClassStats::of(&codes));
             }
             Ok(())
         }
+        TbCommand::Pack {
+            from,
+            to,
+            threads: t,
+        } => pack(&from, &to, threads(t)),
         TbCommand::Probe { dir, fen, variant } => {
             let rules = rules_of(&variant)?;
             let pos = rules
@@ -210,7 +230,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
         }
         TbCommand::Verify { dir, threads: t } => {
             existing_dir(&dir)?;
-            let tables = load_any(&dir)?;
+            let tables = load_any(&dir, true)?;
             let start = Instant::now();
             match verify(&tables, threads(t)) {
                 Ok(n) => {
@@ -321,13 +341,14 @@ fn pos_pieces(pos: &Position) -> u32 {
         .sum()
 }
 
-/// Every table in `dir`, for the rules its files name (all must agree).
-fn load_any(dir: &Path) -> Result<Tablebase> {
+/// The rules and the largest class of the table files in `dir` with this
+/// extension (all must name the same rules), None when there are none.
+fn identify_dir(dir: &Path, extension: &str) -> Result<Option<(Rules, u32)>> {
     let mut rules_seen: Option<String> = None;
     let mut max_pieces = 0;
     for entry in std::fs::read_dir(dir).with_context(|| format!("{}", dir.display()))? {
         let path = entry?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some(file::EXTENSION) {
+        if path.extension().and_then(|e| e.to_str()) != Some(extension) {
             continue;
         }
         let (rules, class) = file::read_identity(&path)?;
@@ -340,12 +361,83 @@ fn load_any(dir: &Path) -> Result<Tablebase> {
         }
         max_pieces = max_pieces.max(class.pieces());
     }
-    let Some(spec) = rules_seen else {
-        bail!("{}: no table files (*.{})", dir.display(), file::EXTENSION)
+    match rules_seen {
+        Some(spec) => Ok(Some((rules_of(&spec)?, max_pieces))),
+        None => Ok(None),
+    }
+}
+
+/// Every table in `dir`, for the rules its files name: probed in place, or
+/// read whole into memory.
+fn load_any(dir: &Path, in_memory: bool) -> Result<Tablebase> {
+    let wdl = Kind::Wdl.extension();
+    let Some((rules, max_pieces)) = identify_dir(dir, wdl)? else {
+        if identify_dir(dir, file::LEGACY_EXTENSION)?.is_some() {
+            bail!(
+                "{}: tables of format version 1 (*.{}); convert them with `yote tb pack --from {} --to NEWDIR`",
+                dir.display(),
+                file::LEGACY_EXTENSION,
+                dir.display()
+            )
+        }
+        bail!("{}: no table files (*.{wdl})", dir.display())
     };
-    let rules = rules_of(&spec)?;
-    let tables = generate::load_dir(&rules, dir, max_pieces)?;
-    Ok(tables)
+    Ok(match in_memory {
+        true => generate::read_dir(&rules, dir, max_pieces)?,
+        false => generate::load_dir(&rules, dir, max_pieces)?,
+    })
+}
+
+/// `tb pack`: every version-1 class of `from` written in format 2 into
+/// `to`, one class at a time (memory: one class), classes whose files are
+/// already sound in `to` kept.
+fn pack(from: &Path, to: &Path, threads: usize) -> Result<()> {
+    let Some((rules, max_pieces)) = identify_dir(from, file::LEGACY_EXTENSION)? else {
+        bail!(
+            "{}: no version-1 table files (*.{})",
+            from.display(),
+            file::LEGACY_EXTENSION
+        )
+    };
+    std::fs::create_dir_all(to).with_context(|| format!("{}", to.display()))?;
+    let spec = file::table_rules(rules.variant());
+    let cells = rules.geometry().cell_count();
+    let start = Instant::now();
+    let (mut old_bytes, mut packed) = (0u64, 0usize);
+    for class in table_classes(rules.variant(), max_pieces) {
+        let legacy = file::legacy_path(from, class);
+        if !legacy.is_file() {
+            continue;
+        }
+        old_bytes += std::fs::metadata(&legacy)?.len();
+        if file::find(to, &spec, class, cells).is_ok() {
+            continue;
+        }
+        let class_start = Instant::now();
+        let table = file::read_legacy(from, &spec, class, cells)?;
+        file::write(to, &spec, &table, threads)?;
+        packed += 1;
+        eprintln!(
+            "class {class} packed in {:.1} s",
+            class_start.elapsed().as_secs_f64()
+        );
+    }
+    let size = |kind: Kind| -> Result<u64> {
+        let mut total = 0;
+        for class in table_classes(rules.variant(), max_pieces) {
+            if let Ok(m) = std::fs::metadata(format::path(to, class, kind)) {
+                total += m.len();
+            }
+        }
+        Ok(total)
+    };
+    let (wdl, distance) = (size(Kind::Wdl)?, size(Kind::Distance)?);
+    println!(
+        "packed {packed} classes in {:.1} s: {old_bytes} bytes in version 1, {} in version 2 ({wdl} win/draw/loss, {distance} distance)",
+        start.elapsed().as_secs_f64(),
+        wdl + distance
+    );
+    Ok(())
 }
 
 /// `probe`'s lines: the position's value, then every legal move with the

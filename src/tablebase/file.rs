@@ -1,19 +1,26 @@
-//! The on-disk form of one class: a text header naming the format, the rule
-//! set, the class, the size and a CRC-32 of the values, then the values (one
-//! or two bytes each, little-endian). Files are written under a temporary
-//! name and renamed, so an interrupted run never leaves a half file.
+//! The files of a class: their names, the rules they are for, why one is
+//! refused, writing a solved class (both files of format 2, under a
+//! temporary name then renamed, so an interrupted run never leaves a half
+//! file), finding and checking a class's files for probing in place, and
+//! reading version-1 files (one byte or two per position, uncompressed)
+//! for `tb pack`, which converts them. The layout of format 2 is
+//! `format.rs`; probing it is `mapped.rs`.
 
 use super::class::Class;
+use super::format::{self, FormatError, Kind};
 use super::index::ClassIndex;
+use super::mapped::{self, MappedClass};
 use super::table::{Codes, Table};
 use crate::rules::Variant;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-pub const MAGIC: &str = "yote-tablebase";
-pub const FORMAT_VERSION: u32 = 1;
-pub const EXTENSION: &str = "ytb";
+pub const MAGIC: &str = format::MAGIC;
+pub const FORMAT_VERSION: u32 = format::FORMAT_VERSION;
+/// Version 1's extension: one file per class.
+pub const LEGACY_EXTENSION: &str = "ytb";
+const LEGACY_VERSION: u32 = 1;
 
 /// The rules a table depends on: every rule but the piece count (a class
 /// only names its own pieces) and the history rules, with how the
@@ -36,12 +43,13 @@ pub fn table_rules(variant: &Variant) -> String {
         .join(",")
 }
 
-pub fn file_name(class: Class) -> String {
-    format!("{}.{EXTENSION}", class.file_stem())
+pub fn legacy_path(dir: &Path, class: Class) -> PathBuf {
+    dir.join(format!("{}.{LEGACY_EXTENSION}", class.file_stem()))
 }
 
+/// The win/draw/loss file of `class` in `dir` (the one probes need).
 pub fn path(dir: &Path, class: Class) -> PathBuf {
-    dir.join(file_name(class))
+    format::path(dir, class, Kind::Wdl)
 }
 
 /// Why a table file was refused.
@@ -72,6 +80,16 @@ pub enum TableFileError {
         stored: u32,
         computed: u32,
     },
+    /// A version-1 file where version 2 is wanted.
+    OldFormat(PathBuf),
+    Format(PathBuf, FormatError),
+}
+
+impl TableFileError {
+    /// The file had no table of this class: a gap, not damage.
+    pub fn is_missing(&self) -> bool {
+        matches!(self, TableFileError::Io(_, e) if e.kind() == std::io::ErrorKind::NotFound)
+    }
 }
 
 impl fmt::Display for TableFileError {
@@ -84,6 +102,13 @@ impl fmt::Display for TableFileError {
                 "{}: format version {found}, this program reads version {FORMAT_VERSION}",
                 path.display()
             ),
+            TableFileError::OldFormat(p) => write!(
+                f,
+                "{}: format version {LEGACY_VERSION} (uncompressed), this program probes version {FORMAT_VERSION}; convert the directory with `yote tb pack --from {} --to NEWDIR`",
+                p.display(),
+                p.parent().unwrap_or(Path::new(".")).display()
+            ),
+            TableFileError::Format(p, e) => write!(f, "{}: {e}", p.display()),
             TableFileError::WrongRules {
                 path,
                 found,
@@ -120,32 +145,125 @@ impl fmt::Display for TableFileError {
 
 impl std::error::Error for TableFileError {}
 
-fn data_bytes(codes: &Codes) -> Vec<u8> {
-    match codes {
-        Codes::Narrow(v) => v.clone(),
-        Codes::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
+/// Writes both files of `table` (in memory) into `dir`, atomically each:
+/// a temporary file, then a rename. The distance file goes first, so a
+/// win/draw/loss file (which makes a class count as present) always has
+/// its partner.
+pub fn write(dir: &Path, rules: &str, table: &Table, threads: usize) -> std::io::Result<PathBuf> {
+    let codes = table
+        .codes()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    for kind in [Kind::Distance, Kind::Wdl] {
+        let bytes = format::encode(rules, table.class(), &codes, kind, threads);
+        write_atomically(&format::path(dir, table.class(), kind), &bytes)?;
     }
+    Ok(path(dir, table.class()))
 }
 
-/// Writes `table` into `dir` (atomically: temporary file, then rename).
-pub fn write(dir: &Path, rules: &str, table: &Table) -> std::io::Result<PathBuf> {
-    let data = data_bytes(&table.codes);
-    let header = format!(
-        "{MAGIC}\nformat {FORMAT_VERSION}\nrules {rules}\nclass {}\npositions {}\nwidth {}\ncrc32 {:08x}\n\n",
-        table.class(),
-        table.codes.len(),
-        table.codes.width(),
-        crc32fast::hash(&data)
-    );
-    let target = path(dir, table.class());
-    let temporary = target.with_extension(format!("{EXTENSION}.part"));
+fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut temporary = target.as_os_str().to_owned();
+    temporary.push(".part");
+    let temporary = PathBuf::from(temporary);
     {
         let mut file = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
-        file.write_all(header.as_bytes())?;
-        file.write_all(&data)?;
+        file.write_all(bytes)?;
         file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     }
-    std::fs::rename(&temporary, &target)?;
+    std::fs::rename(&temporary, target)
+}
+
+/// Checks the headers of `class`'s two files in `dir` (identity, and size
+/// against the header, reading nothing else) and returns the table to be
+/// probed in place. A version-1 file there is refused with how to
+/// convert it.
+pub fn find(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, TableFileError> {
+    let wdl_path = path(dir, class);
+    if !wdl_path.exists() {
+        let legacy = legacy_path(dir, class);
+        if legacy.exists() {
+            return Err(TableFileError::OldFormat(legacy));
+        }
+        return Err(TableFileError::Io(
+            wdl_path,
+            std::io::ErrorKind::NotFound.into(),
+        ));
+    }
+    let index = ClassIndex::new(class, cells);
+    for kind in Kind::BOTH {
+        let path = format::path(dir, class, kind);
+        let header = mapped::read_header(&path).map_err(|why| match why {
+            mapped::HeaderError::Io(e) => TableFileError::Io(path.clone(), e),
+            mapped::HeaderError::Format(e) => TableFileError::Format(path.clone(), e),
+        })?;
+        check_identity(&path, &header, rules, class, index.size(), kind)?;
+    }
+    Ok(Table {
+        index,
+        store: super::table::Store::Mapped(Box::new(MappedClass::new(dir, rules, class))),
+    })
+}
+
+fn check_identity(
+    path: &Path,
+    header: &format::Header,
+    rules: &str,
+    class: Class,
+    positions: u64,
+    kind: Kind,
+) -> Result<(), TableFileError> {
+    if header.rules != rules {
+        return Err(TableFileError::WrongRules {
+            path: path.to_path_buf(),
+            found: header.rules.clone(),
+            expected: rules.to_string(),
+        });
+    }
+    if header.class != class {
+        return Err(TableFileError::WrongClass {
+            path: path.to_path_buf(),
+            found: header.class.to_string(),
+            expected: class,
+        });
+    }
+    if header.positions != positions || header.kind != kind {
+        return Err(TableFileError::Malformed {
+            path: path.to_path_buf(),
+            what: "position count or kind",
+        });
+    }
+    Ok(())
+}
+
+/// Reads both files of `class` whole, every block checked, into memory
+/// (generation resuming, `tb stats`, `tb verify`).
+pub fn read(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, TableFileError> {
+    let table = find(dir, rules, class, cells)?;
+    let codes = table
+        .codes()
+        .map_err(|e| TableFileError::Format(path(dir, class), e))?
+        .into_owned();
+    Ok(Table::in_memory(table.index, codes))
+}
+
+/// Writes `table` in format version 1 (what `tb pack` converts; kept so
+/// that conversion can be tested from files this program made).
+pub fn write_legacy(dir: &Path, rules: &str, table: &Table) -> std::io::Result<PathBuf> {
+    let codes = table
+        .codes()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let data: Vec<u8> = match &*codes {
+        Codes::Narrow(v) => v.clone(),
+        Codes::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
+    };
+    let header = format!(
+        "{MAGIC}\nformat {LEGACY_VERSION}\nrules {rules}\nclass {}\npositions {}\nwidth {}\ncrc32 {:08x}\n\n",
+        table.class(),
+        codes.len(),
+        codes.width(),
+        crc32fast::hash(&data)
+    );
+    let target = legacy_path(dir, table.class());
+    write_atomically(&target, &[header.into_bytes(), data].concat())?;
     Ok(target)
 }
 
@@ -153,7 +271,7 @@ pub fn write(dir: &Path, rules: &str, table: &Table) -> std::io::Result<PathBuf>
 /// further: `read` does that).
 pub fn read_identity(path: &Path) -> Result<(String, Class), TableFileError> {
     let mut reader = BufReader::new(
-        std::fs::File::open(path).map_err(|e| TableFileError::Io(path.to_path_buf(), e))?,
+        mapped::open_regular(path).map_err(|e| TableFileError::Io(path.to_path_buf(), e))?,
     );
     let mut rules = None;
     let mut class = None;
@@ -183,16 +301,23 @@ pub fn read_identity(path: &Path) -> Result<(String, Class), TableFileError> {
     }
 }
 
-/// Reads and checks the table of `class` for `rules` (a `table_rules` text)
-/// on a board of `cells` cells.
-pub fn read(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, TableFileError> {
-    let path = path(dir, class);
+/// Reads and checks the version-1 table of `class` for `rules` (a
+/// `table_rules` text) on a board of `cells` cells.
+pub fn read_legacy(
+    dir: &Path,
+    rules: &str,
+    class: Class,
+    cells: u8,
+) -> Result<Table, TableFileError> {
+    let path = legacy_path(dir, class);
     let io = |e| TableFileError::Io(path.clone(), e);
     let malformed = |what| TableFileError::Malformed {
         path: path.clone(),
         what,
     };
-    let mut reader = BufReader::new(std::fs::File::open(&path).map_err(io)?);
+    let file = mapped::open_regular(&path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    let mut reader = BufReader::new(file);
     let mut fields = Vec::new();
     loop {
         let mut line = String::new();
@@ -221,7 +346,7 @@ pub fn read(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, T
             .map(str::to_string)
     };
     let version = field("format").ok_or_else(|| malformed("no format line"))?;
-    if version != FORMAT_VERSION.to_string() {
+    if version != LEGACY_VERSION.to_string() {
         return Err(TableFileError::Version {
             path,
             found: version,
@@ -257,6 +382,11 @@ pub fn read(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, T
     if positions != index.size() || !(1..=2).contains(&width) {
         return Err(malformed("position count or width"));
     }
+    // The size is checked before anything past the header is read: a
+    // long tail would otherwise be read whole before its refusal.
+    if size.checked_sub(positions * width) != Some(reader.stream_position().map_err(io)?) {
+        return Err(malformed("data length"));
+    }
     let mut data = Vec::with_capacity((positions * width) as usize);
     reader.read_to_end(&mut data).map_err(io)?;
     if data.len() as u64 != positions * width {
@@ -279,5 +409,5 @@ pub fn read(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, T
                 .collect(),
         )
     };
-    Ok(Table { index, codes })
+    Ok(Table::in_memory(index, codes))
 }

@@ -6,6 +6,7 @@ use super::file::{self, TableFileError};
 use super::retrograde::solve_pair;
 use super::table::{Table, Tablebase};
 use crate::rules::Rules;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -91,7 +92,8 @@ pub(crate) fn load(
 ) -> anyhow::Result<Option<Table>> {
     match file::read(dir, spec, class, cells) {
         Ok(table) => Ok(Some(table)),
-        Err(TableFileError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.is_missing() => Ok(None),
+        Err(e @ TableFileError::OldFormat(_)) => Err(anyhow::anyhow!("{e}")),
         Err(e @ (TableFileError::WrongRules { .. } | TableFileError::Version { .. })) => Err(
             anyhow::anyhow!("{e}; use another directory for these rules"),
         ),
@@ -127,19 +129,19 @@ pub fn generate(
         }
     }
     // First pass: what is on disk already, so the bar counts only new work.
-    let mut on_disk = Vec::new();
+    let mut on_disk = HashMap::new();
     if let Some(dir) = &request.dir {
         for stage in &stages {
             for pair in stage {
                 for &class in pair {
                     if let Some(table) = load(dir, &spec, class, cells, progress)? {
-                        on_disk.push(table);
+                        on_disk.insert(class, table);
                     }
                 }
             }
         }
     }
-    let kept = |class: Class, on_disk: &[Table]| on_disk.iter().any(|t| t.class() == class);
+    let kept = |class: Class, on_disk: &HashMap<Class, Table>| on_disk.contains_key(&class);
     let todo: u64 = stages
         .iter()
         .flat_map(|stage| stage.iter().enumerate())
@@ -172,18 +174,22 @@ pub fn generate(
             ));
             for table in solved {
                 if let Some(dir) = &request.dir {
-                    file::write(dir, &spec, &table)?;
+                    file::write(dir, &spec, &table, request.threads)?;
                 }
-                report.positions_solved += table.codes.len() as u64;
+                report.positions_solved += table.index.size();
                 report.solved.push(table.class());
                 tables.insert(table);
             }
         }
-        for table in on_disk
-            .iter()
-            .filter(|t| t.class().stage() == stage[0][0].stage())
-        {
-            tables.insert(table.clone());
+        let this_stage: Vec<Class> = on_disk
+            .keys()
+            .filter(|c| c.stage() == stage[0][0].stage())
+            .copied()
+            .collect();
+        for class in this_stage {
+            if let Some(table) = on_disk.remove(&class) {
+                tables.insert(table);
+            }
         }
         for pair in waiting {
             for class in pair {
@@ -213,7 +219,7 @@ pub(crate) fn wait_for(
     loop {
         match file::read(dir, spec, class, cells) {
             Ok(table) => return Ok(table),
-            Err(TableFileError::Io(..)) => {}
+            Err(e) if e.is_missing() => {}
             Err(e) => return Err(e.into()),
         }
         if !told {
@@ -224,9 +230,9 @@ pub(crate) fn wait_for(
     }
 }
 
-/// Reads every table of up to `max_pieces` pieces found in `dir` for these
-/// rules. Missing classes are skipped; a file that is damaged or made for
-/// other rules is an error.
+/// Finds every table of up to `max_pieces` pieces in `dir` for these rules,
+/// to be probed in place. Missing classes are skipped; a file that is
+/// damaged or made for other rules is an error.
 pub fn load_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase, TableFileError> {
     let (tables, mut refused) = load_dirs(rules, &[dir.to_path_buf()], max_pieces);
     match refused.is_empty() {
@@ -235,9 +241,11 @@ pub fn load_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase,
     }
 }
 
-/// Reads the tables of up to `max_pieces` pieces for these rules from the
-/// first of `dirs` that holds each class. Files that are damaged or made
-/// for other rules are refused (returned, never loaded).
+/// Finds the tables of up to `max_pieces` pieces for these rules in the
+/// first of `dirs` that holds each class, to be probed in place: only the
+/// headers are read (and the sizes compared with them). Files that are
+/// damaged, made for other rules or of the old format are refused
+/// (returned, never probed); what is not a regular file is never opened.
 pub fn load_dirs(
     rules: &Rules,
     dirs: &[PathBuf],
@@ -249,15 +257,31 @@ pub fn load_dirs(
     let mut refused = Vec::new();
     for class in table_classes(rules.variant(), max_pieces) {
         for dir in dirs {
-            match file::read(dir, &spec, class, cells) {
+            match file::find(dir, &spec, class, cells) {
                 Ok(table) => {
                     tables.insert(table);
                     break;
                 }
-                Err(TableFileError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) if e.is_missing() => {}
                 Err(e) => refused.push(e),
             }
         }
     }
     (tables, refused)
+}
+
+/// Reads every table of up to `max_pieces` pieces in `dir` whole into
+/// memory, every block checked (`tb verify`, which probes every child).
+pub fn read_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase, TableFileError> {
+    let spec = file::table_rules(rules.variant());
+    let cells = rules.geometry().cell_count();
+    let mut tables = Tablebase::new(rules.clone(), max_pieces);
+    for class in table_classes(rules.variant(), max_pieces) {
+        match file::read(dir, &spec, class, cells) {
+            Ok(table) => tables.insert(table),
+            Err(e) if e.is_missing() => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(tables)
 }

@@ -210,10 +210,7 @@ fn finish(side: Side) -> Table {
             value.encode()
         })
         .collect();
-    Table {
-        index: side.index,
-        codes: Codes::from_wide(codes),
-    }
+    Table::in_memory(side.index, Codes::from_wide(codes))
 }
 
 struct Solver<'a> {

@@ -2,8 +2,10 @@
 
 use super::class::Class;
 use super::index::ClassIndex;
-use super::value::Value;
-use crate::rules::{Position, Rules};
+use super::mapped::MappedClass;
+use super::value::{Value, Wdl};
+use crate::rules::{MoveList, Position, Rules};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The values of a class, one byte each when every code fits.
@@ -51,21 +53,66 @@ impl Codes {
     }
 }
 
+/// Where a table's values are: in memory (just solved, or read whole for
+/// the tools), or in its files, probed in place.
+pub enum Store {
+    Memory(Codes),
+    Mapped(Box<MappedClass>),
+}
+
 /// The exact value of every position of one class.
-#[derive(Clone, Debug)]
 pub struct Table {
     pub index: ClassIndex,
-    pub codes: Codes,
+    pub store: Store,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let place = match &self.store {
+            Store::Memory(_) => "in memory".to_string(),
+            Store::Mapped(m) => m.wdl.path().display().to_string(),
+        };
+        write!(f, "Table({}, {place})", self.class())
+    }
 }
 
 impl Table {
+    pub fn in_memory(index: ClassIndex, codes: Codes) -> Table {
+        Table {
+            index,
+            store: Store::Memory(codes),
+        }
+    }
+
     pub fn class(&self) -> Class {
         self.index.class
     }
 
+    /// The value of position `index`; None when its file is damaged.
     #[inline(always)]
-    pub fn value(&self, index: u64) -> Value {
-        Value::decode(self.codes.get(index as usize))
+    pub fn value(&self, index: u64) -> Option<Value> {
+        match &self.store {
+            Store::Memory(codes) => Some(Value::decode(codes.get(index as usize))),
+            Store::Mapped(files) => files.value(index),
+        }
+    }
+
+    /// Win, draw or loss of position `index` (its file's distance is not
+    /// read); None when its file is damaged.
+    #[inline(always)]
+    pub fn wdl(&self, index: u64) -> Option<Wdl> {
+        match &self.store {
+            Store::Memory(codes) => Some(Value::decode(codes.get(index as usize)).into()),
+            Store::Mapped(files) => Wdl::from_symbol(files.wdl(index)?),
+        }
+    }
+
+    /// Every value, decoded whole when the table is in files.
+    pub fn codes(&self) -> Result<Cow<'_, Codes>, super::format::FormatError> {
+        match &self.store {
+            Store::Memory(codes) => Ok(Cow::Borrowed(codes)),
+            Store::Mapped(files) => files.decode_all().map(Cow::Owned),
+        }
     }
 
     /// Position `index` of the class, its side to move as White.
@@ -87,16 +134,16 @@ pub struct ClassStats {
     pub longest_loss: i32,
 }
 
-impl Table {
-    pub fn stats(&self) -> ClassStats {
+impl ClassStats {
+    pub fn of(codes: &Codes) -> ClassStats {
         let mut s = ClassStats {
             longest_win: -1,
             longest_loss: -1,
             ..ClassStats::default()
         };
-        for i in 0..self.codes.len() {
+        for i in 0..codes.len() {
             s.positions += 1;
-            match self.value(i as u64) {
+            match Value::decode(codes.get(i)) {
                 Value::Win(d) => {
                     s.wins += 1;
                     s.longest_win = s.longest_win.max(d.into());
@@ -185,12 +232,52 @@ impl Tablebase {
     /// considered: callers decide whether they could change the result.
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
+        if pos.owed_removals() != 0 {
+            return self.probe_owing(pos);
+        }
         let class = Class::of(pos);
         if let Some(value) = class.value_by_counts(self.rules.variant()) {
             return Some(value);
         }
         let table = self.table(class)?;
         let us = pos.side_to_move();
-        Some(table.value(table.index.index(pos.pieces(us), pos.pieces(!us))))
+        table.value(table.index.index(pos.pieces(us), pos.pieces(!us)))
+    }
+
+    /// `probe` without the distance: win, draw or loss, reading only the
+    /// win/draw/loss file (what the search needs).
+    #[inline]
+    pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if pos.owed_removals() != 0 {
+            return self.probe_owing(pos).map(Wdl::from);
+        }
+        let class = Class::of(pos);
+        if let Some(value) = class.value_by_counts(self.rules.variant()) {
+            return Some(value.into());
+        }
+        let table = self.table(class)?;
+        let us = pos.side_to_move();
+        table.wdl(table.index.index(pos.pieces(us), pos.pieces(!us)))
+    }
+
+    /// A position in the middle of a capture (its jump made, removals
+    /// owed) is in no table: the tables hold positions between moves, and
+    /// its pieces are not yet those of any class's position. Its value is
+    /// that of its best removal, one ply later.
+    fn probe_owing(&self, pos: &Position) -> Option<Value> {
+        let mut list = MoveList::new();
+        self.rules.legal_moves(pos, &mut list);
+        if list.is_truncated() {
+            return None;
+        }
+        let mut best = None;
+        for mv in list.iter() {
+            let mut child = *pos;
+            self.rules.apply(&mut child, mv);
+            let same = child.side_to_move() == pos.side_to_move();
+            let value = self.probe(&child)?.before_move(same);
+            best = best.max(Some(value));
+        }
+        best
     }
 }

@@ -13,6 +13,36 @@ pub enum Value {
     Loss(u16),
 }
 
+/// A value without its distance: what the search needs of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Wdl {
+    /// From the 2-bit symbol of the win/draw/loss files.
+    pub fn from_symbol(symbol: u8) -> Option<Wdl> {
+        match symbol {
+            0 => Some(Wdl::Draw),
+            1 => Some(Wdl::Win),
+            2 => Some(Wdl::Loss),
+            _ => None,
+        }
+    }
+}
+
+impl From<Value> for Wdl {
+    fn from(value: Value) -> Wdl {
+        match value {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
 /// The longest distance a table can store.
 pub const MAX_DISTANCE: u16 = 0x3FFF;
 

@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct Mismatch {
     pub class: Class,
     pub position: String,
-    pub stored: Value,
+    /// None when its file could not give it.
+    pub stored: Option<Value>,
     pub recomputed: Option<Value>,
 }
 
@@ -24,10 +25,13 @@ impl std::fmt::Display for Mismatch {
         let recomputed = self
             .recomputed
             .map_or("a child without a table".to_string(), |v| v.to_string());
+        let stored = self
+            .stored
+            .map_or("unreadable".to_string(), |v| v.to_string());
         write!(
             f,
-            "class {}: {} is stored as {}, its children say {}",
-            self.class, self.position, self.stored, recomputed
+            "class {}: {} is stored as {stored}, its children say {recomputed}",
+            self.class, self.position
         )
     }
 }
@@ -65,7 +69,7 @@ pub fn verify(tables: &Tablebase, threads: usize) -> Result<u64, Mismatch> {
                                 })
                             };
                             let stored = table.value(i);
-                            if recomputed != Some(stored) {
+                            if recomputed != stored || stored.is_none() {
                                 let mut f = failure.lock().expect("no panics hold the lock");
                                 f.get_or_insert(Mismatch {
                                     class: table.class(),

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Issue 19's search-speed figure: time to depth and nodes per second on
+# bench-like positions of 9 to 12 pieces, without and with tables, in the
+# same run (each position searched by each configuration in turn, REPEAT
+# times; medians per configuration).
+#
+#   scripts/tb_speed.sh ENGINE TABLES [DEPTH]              # one engine
+#   OTHER=old-engine OTHER_TABLES=old-dir scripts/tb_speed.sh ENGINE TABLES
+#
+# TABLES are probed up to 8 pieces (TB_PIECES). With OTHER set, a fourth and
+# fifth configuration run another engine (e.g. the version-1 build) without
+# and with its tables.
+set -euo pipefail
+engine=${1:?usage: scripts/tb_speed.sh ENGINE TABLES [DEPTH]}
+tables=${2:?usage: scripts/tb_speed.sh ENGINE TABLES [DEPTH]}
+depth=${3:-9}
+REPEAT=${REPEAT:-3}
+TB_PIECES=${TB_PIECES:-8}
+# Random legal positions of 9 to 12 pieces, standard rules (seed 19).
+positions=(
+    "4B1/3B1W/W3B1/BB4/6 w 2 0 0 20"
+    "B2B2/2WBW1/6/B5/B1W2B w 1 1 0 20"
+    "B1BB2/6/WBW2W/B4W/B5 w 0 0 0 20"
+    "5W/1B1W2/1B2WB/W1W3/2W3 w 1 2 0 20"
+    "3BW1/6/2BB1B/2W1B1/5W w 1 0 0 20"
+    "3W2/6/3WW1/6/2WBB1 w 1 2 0 20"
+    "W1WB2/1W4/B1B3/6/B3WW w 2 0 0 20"
+    "5B/3W2/W1W3/4BW/B2B1B w 1 1 0 20"
+    "2BW2/6/1WB1B1/3W2/WB4 w 0 1 0 20"
+    "WB2W1/3B2/B5/1BW3/B4B w 1 2 0 20"
+    "WWB3/B1W1W1/4W1/2B1B1/W5 w 0 1 0 20"
+)
+configs=("none|$engine|" "tables|$engine|$tables")
+if [[ -n "${OTHER:-}" ]]; then
+    configs+=("other-none|$OTHER|" "other-tables|$OTHER|${OTHER_TABLES:?OTHER_TABLES with OTHER}")
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for ((r = 0; r < REPEAT; r++)); do
+    for fen in "${positions[@]}"; do
+        for config in "${configs[@]}"; do
+            IFS='|' read -r name bin dir <<<"$config"
+            opts=()
+            [[ -n "$dir" ]] && opts=("setoption name TablebasePieces value $TB_PIECES" "setoption name TablebasePath value $dir")
+            line=$("$bin" exec "${opts[@]}" "position fen $fen" "go depth $depth" 2>/dev/null |
+                grep '^info depth' | tail -1)
+            time=$(sed -n 's/.* time \([0-9]*\).*/\1/p' <<<"$line")
+            nps=$(sed -n 's/.* nps \([0-9]*\).*/\1/p' <<<"$line")
+            echo "$fen|$time|$nps" >>"$tmp/$name"
+        done
+    done
+done
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+printf '%-14s %16s %12s %16s\n' config "time ms (sum)" "median nps" "sum of medians"
+for config in "${configs[@]}"; do
+    name=${config%%|*}
+    total=$(awk -F'|' '{t+=$2} END {print t}' "$tmp/$name")
+    nps=$(cut -d'|' -f3 "$tmp/$name" | median)
+    per_position=0
+    for fen in "${positions[@]}"; do
+        m=$(grep -F "$fen|" "$tmp/$name" | cut -d'|' -f2 | median)
+        per_position=$((per_position + m))
+    done
+    printf '%-14s %16s %12s %16s\n' "$name" "$total" "$nps" "$per_position"
+done

@@ -1,0 +1,550 @@
+//! The on-disk format, version 2: per class a win/draw/loss file (`.ytw`,
+//! what the search probes) and a distance file (`.ytd`, what the root and
+//! the tools need), each cut into blocks of positions that are compressed
+//! and checked on their own, so a probe decodes one small block.
+//!
+//! A file is a text header (the same identity lines as version 1, then the
+//! layout and a CRC-32 of the header itself), the block index — `blocks + 1`
+//! offsets (u64, little-endian) into the data and one CRC-32 (u32) of each
+//! compressed block — and the blocks' raw-deflate data. Its length follows
+//! from the header, so a reader compares it with the file's size before it
+//! maps or reads anything else.
+//!
+//! The win/draw/loss values take 2 bits each (0 draw, 1 win, 2 loss), four
+//! to a byte before compression. The distance file holds the version-1 code
+//! of each position (2d+1 win in d, 2d+2 loss in d, one or two bytes); a
+//! draw's code is never read (the win/draw/loss file says draw), so draws
+//! repeat the code before them, which lengthens the runs the compressor
+//! sees (Syzygy's "don't care" trick).
+
+use super::class::Class;
+use super::table::Codes;
+use super::value::Value;
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: &str = "yote-tablebase";
+pub const FORMAT_VERSION: u32 = 2;
+/// Headers are short; a reader looks no further for the blank line.
+pub const MAX_HEADER: usize = 4096;
+const INDEX_ENTRY: u64 = 8 + 4;
+
+/// The two files of a class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Wdl,
+    Distance,
+}
+
+impl Kind {
+    pub const BOTH: [Kind; 2] = [Kind::Wdl, Kind::Distance];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Wdl => "wdl",
+            Kind::Distance => "distance",
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Kind::Wdl => "ytw",
+            Kind::Distance => "ytd",
+        }
+    }
+
+    /// Positions per block: 4 KiB of 2-bit values, 8 or 16 KiB of codes
+    /// (sizes measured in docs/tablebases.md: larger blocks gain little and
+    /// cost more per probe that misses the block cache).
+    pub fn block_positions(self) -> u64 {
+        match self {
+            Kind::Wdl => 16_384,
+            Kind::Distance => 8_192,
+        }
+    }
+
+    /// Deflate level: 9 for the small 2-bit blocks (cheap), 6 for the codes
+    /// (level 9 took twice as long for under 2 % less).
+    fn level(self) -> u8 {
+        match self {
+            Kind::Wdl => 9,
+            Kind::Distance => 6,
+        }
+    }
+}
+
+pub fn file_name(class: Class, kind: Kind) -> String {
+    format!("{}.{}", class.file_stem(), kind.extension())
+}
+
+pub fn path(dir: &Path, class: Class, kind: Kind) -> PathBuf {
+    dir.join(file_name(class, kind))
+}
+
+/// What a file's header says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub kind: Kind,
+    pub rules: String,
+    pub class: Class,
+    pub positions: u64,
+    /// Bytes per decoded value: 0 for 2-bit values, else 1 or 2.
+    pub width: u8,
+    pub block_positions: u64,
+    pub blocks: u64,
+    pub data_bytes: u64,
+    pub index_crc: u32,
+    /// Length of the header text, blank line included.
+    pub length: usize,
+}
+
+/// Why a file's bytes were refused (the caller adds the path).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    NotATable,
+    Version(String),
+    Malformed(&'static str),
+    /// Block `n`'s checksum or decoding failed.
+    Block(u64),
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormatError::NotATable => f.write_str("not a yote tablebase file"),
+            FormatError::Version(v) => write!(
+                f,
+                "format version {v}, this program reads version {FORMAT_VERSION}"
+            ),
+            FormatError::Malformed(what) => write!(f, "damaged header or data ({what})"),
+            FormatError::Block(n) => write!(f, "damaged: block {n} fails its checksum"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+impl Header {
+    /// Bytes of one decoded block.
+    pub fn block_bytes(&self) -> usize {
+        match self.width {
+            0 => self.block_positions.div_ceil(4) as usize,
+            w => (self.block_positions * u64::from(w)) as usize,
+        }
+    }
+
+    /// The whole file's length, as the header lays it out.
+    pub fn file_length(&self) -> u64 {
+        self.length as u64 + 8 + self.blocks * INDEX_ENTRY + self.data_bytes
+    }
+
+    fn index_range(&self) -> std::ops::Range<usize> {
+        self.length..self.length + 8 + (self.blocks * INDEX_ENTRY) as usize
+    }
+
+    fn text(&self) -> String {
+        let c = self.class;
+        let body = format!(
+            "{MAGIC}\nformat {FORMAT_VERSION}\nkind {}\nrules {}\nclass {}\npositions {}\nwidth {}\nblock {}\nblocks {}\ncompression deflate\ndata {}\nindex-crc32 {:08x}\n",
+            self.kind.name(),
+            self.rules,
+            c,
+            self.positions,
+            self.width,
+            self.block_positions,
+            self.blocks,
+            self.data_bytes,
+            self.index_crc
+        );
+        format!(
+            "{body}header-crc32 {:08x}\n\n",
+            crc32fast::hash(body.as_bytes())
+        )
+    }
+}
+
+/// Reads the header at the start of `bytes` (at least the header; the
+/// whole file or its first `MAX_HEADER` bytes).
+pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
+    let window = &bytes[..bytes.len().min(MAX_HEADER)];
+    if !window.starts_with(MAGIC.as_bytes()) {
+        return Err(FormatError::NotATable);
+    }
+    let end = window
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .ok_or(FormatError::Malformed("header cut short"))?;
+    let text = std::str::from_utf8(&window[..end + 1])
+        .map_err(|_| FormatError::Malformed("header is not text"))?;
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+    };
+    let version = field("format").ok_or(FormatError::Malformed("no format line"))?;
+    if version != FORMAT_VERSION.to_string() {
+        return Err(FormatError::Version(version.to_string()));
+    }
+    let crc_line = text
+        .rfind("header-crc32 ")
+        .ok_or(FormatError::Malformed("no header checksum"))?;
+    let stored = field("header-crc32").and_then(|t| u32::from_str_radix(t, 16).ok());
+    if stored != Some(crc32fast::hash(&text.as_bytes()[..crc_line])) {
+        return Err(FormatError::Malformed("header checksum"));
+    }
+    let number = |key, what| {
+        field(key)
+            .and_then(|t| t.parse::<u64>().ok())
+            .ok_or(FormatError::Malformed(what))
+    };
+    let kind = match field("kind") {
+        Some("wdl") => Kind::Wdl,
+        Some("distance") => Kind::Distance,
+        _ => return Err(FormatError::Malformed("kind")),
+    };
+    let class_numbers: Vec<u8> = field("class")
+        .unwrap_or("")
+        .split(' ')
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    let [a, b, c, d] = class_numbers[..] else {
+        return Err(FormatError::Malformed("class"));
+    };
+    let header = Header {
+        kind,
+        rules: field("rules")
+            .ok_or(FormatError::Malformed("no rules line"))?
+            .to_string(),
+        class: Class::new(a, b, c, d),
+        positions: number("positions", "position count")?,
+        width: number("width", "value width")?.min(3) as u8,
+        block_positions: number("block", "block size")?,
+        blocks: number("blocks", "block count")?,
+        data_bytes: number("data", "data length")?,
+        index_crc: field("index-crc32")
+            .and_then(|t| u32::from_str_radix(t, 16).ok())
+            .ok_or(FormatError::Malformed("index checksum"))?,
+        length: end + 2,
+    };
+    let width_ok = match kind {
+        Kind::Wdl => header.width == 0,
+        Kind::Distance => matches!(header.width, 1 | 2),
+    };
+    if !width_ok
+        || header.block_positions == 0
+        || header.block_positions > 1 << 20
+        || header.blocks != header.positions.div_ceil(header.block_positions)
+    {
+        return Err(FormatError::Malformed("layout"));
+    }
+    Ok(header)
+}
+
+/// Checks a whole file's bytes against their header (length, index
+/// checksum, block offsets) and returns the header.
+pub fn check(bytes: &[u8]) -> Result<Header, FormatError> {
+    let header = parse_header(bytes)?;
+    if bytes.len() as u64 != header.file_length() {
+        return Err(FormatError::Malformed("file length"));
+    }
+    if crc32fast::hash(&bytes[header.index_range()]) != header.index_crc {
+        return Err(FormatError::Malformed("index checksum"));
+    }
+    let blocks = Blocks::new(&header, bytes);
+    let ordered = (0..header.blocks).all(|n| blocks.offset(n) <= blocks.offset(n + 1));
+    if blocks.offset(0) != 0 || blocks.offset(header.blocks) != header.data_bytes || !ordered {
+        return Err(FormatError::Malformed("block offsets"));
+    }
+    Ok(header)
+}
+
+/// A checked file's blocks.
+pub struct Blocks<'a> {
+    pub header: &'a Header,
+    bytes: &'a [u8],
+}
+
+impl<'a> Blocks<'a> {
+    /// `bytes` must have passed `check`, which gave `header`.
+    pub fn new(header: &'a Header, bytes: &'a [u8]) -> Blocks<'a> {
+        Blocks { header, bytes }
+    }
+
+    fn offset(&self, n: u64) -> u64 {
+        let at = self.header.length + 8 * n as usize;
+        u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"))
+    }
+
+    fn stored_crc(&self, n: u64) -> u32 {
+        let at = self.header.length + 8 * (self.header.blocks as usize + 1) + 4 * n as usize;
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes"))
+    }
+
+    /// Decodes block `n` into `out` (resized to the block's bytes), after
+    /// checking its CRC-32.
+    pub fn decode(&self, n: u64, out: &mut Vec<u8>) -> Result<(), FormatError> {
+        let data_start = self.header.index_range().end as u64;
+        let (from, to) = (self.offset(n), self.offset(n + 1));
+        let data = &self.bytes[(data_start + from) as usize..(data_start + to) as usize];
+        if crc32fast::hash(data) != self.stored_crc(n) {
+            return Err(FormatError::Block(n));
+        }
+        out.clear();
+        out.resize(self.header.block_bytes(), 0);
+        let written = miniz_oxide::inflate::decompress_slice_iter_to_slice(
+            out,
+            std::iter::once(data),
+            false,
+            true,
+        )
+        .map_err(|_| FormatError::Block(n))?;
+        if written != self.expected_bytes(n) {
+            return Err(FormatError::Block(n));
+        }
+        Ok(())
+    }
+
+    /// Bytes block `n` decodes to (the last one may be short).
+    fn expected_bytes(&self, n: u64) -> usize {
+        let h = &self.header;
+        let positions = (h.positions - n * h.block_positions).min(h.block_positions);
+        match h.width {
+            0 => positions.div_ceil(4) as usize,
+            w => (positions * u64::from(w)) as usize,
+        }
+    }
+
+    /// Every block checked and decoded, in order.
+    pub fn decode_all(&self) -> Result<Vec<u8>, FormatError> {
+        let mut all = Vec::new();
+        let mut block = Vec::new();
+        for n in 0..self.header.blocks {
+            self.decode(n, &mut block)?;
+            all.extend_from_slice(&block[..self.expected_bytes(n)]);
+        }
+        Ok(all)
+    }
+}
+
+/// The 2-bit symbol of a value.
+#[inline(always)]
+pub fn wdl_symbol(code: u16) -> u8 {
+    match code {
+        0 => 0,
+        c if c & 1 == 1 => 1,
+        _ => 2,
+    }
+}
+
+/// The symbol of position `i` in decoded 2-bit bytes.
+#[inline(always)]
+pub fn symbol_at(bytes: &[u8], i: usize) -> u8 {
+    (bytes[i / 4] >> (2 * (i % 4))) & 3
+}
+
+/// A value from its 2-bit symbol and (for a win or loss) its code.
+pub fn value_of(symbol: u8, code: impl FnOnce() -> Option<u16>) -> Option<Value> {
+    match symbol {
+        0 => Some(Value::Draw),
+        1 | 2 => {
+            let value = Value::decode(code()?);
+            let agrees = matches!((symbol, value), (1, Value::Win(_)) | (2, Value::Loss(_)));
+            agrees.then_some(value)
+        }
+        _ => None,
+    }
+}
+
+/// The code at position `i` of decoded distance bytes of `width` bytes.
+#[inline(always)]
+pub fn code_at(bytes: &[u8], width: u8, i: usize) -> u16 {
+    match width {
+        1 => u16::from(bytes[i]),
+        _ => u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]),
+    }
+}
+
+/// The raw bytes of one kind for `codes`, before cutting into blocks.
+fn raw_values(codes: &Codes, kind: Kind) -> Vec<u8> {
+    let n = codes.len();
+    match kind {
+        Kind::Wdl => {
+            let mut packed = vec![0u8; n.div_ceil(4)];
+            for i in 0..n {
+                packed[i / 4] |= wdl_symbol(codes.get(i)) << (2 * (i % 4));
+            }
+            packed
+        }
+        Kind::Distance => {
+            let block = kind.block_positions() as usize;
+            let mut out = Vec::with_capacity(n * codes.width());
+            for start in (0..n).step_by(block) {
+                let end = (start + block).min(n);
+                // A draw repeats the code before it (the block's first
+                // decisive code at the block's start): blocks stay
+                // independent and runs stay long.
+                let mut fill = (start..end).map(|i| codes.get(i)).find(|&c| c != 0);
+                for i in start..end {
+                    let code = codes.get(i);
+                    if code != 0 {
+                        fill = Some(code);
+                    }
+                    let stored = fill.unwrap_or(0);
+                    match codes.width() {
+                        1 => out.push(stored as u8),
+                        _ => out.extend_from_slice(&stored.to_le_bytes()),
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The complete bytes of the `kind` file of a class, its blocks compressed
+/// on `threads` threads.
+pub fn encode(rules: &str, class: Class, codes: &Codes, kind: Kind, threads: usize) -> Vec<u8> {
+    let raw = raw_values(codes, kind);
+    let width = match kind {
+        Kind::Wdl => 0,
+        Kind::Distance => codes.width() as u8,
+    };
+    let block_bytes = match width {
+        0 => kind.block_positions() as usize / 4,
+        w => kind.block_positions() as usize * usize::from(w),
+    };
+    let chunks: Vec<&[u8]> = raw.chunks(block_bytes.max(1)).collect();
+    let compressed = compress_all(&chunks, kind.level(), threads);
+    let mut offsets = Vec::with_capacity(8 * (compressed.len() + 1));
+    let mut crcs = Vec::with_capacity(4 * compressed.len());
+    let mut offset = 0u64;
+    for block in &compressed {
+        offsets.extend_from_slice(&offset.to_le_bytes());
+        crcs.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
+        offset += block.len() as u64;
+    }
+    offsets.extend_from_slice(&offset.to_le_bytes());
+    let index = [offsets, crcs].concat();
+    let mut header = Header {
+        kind,
+        rules: rules.to_string(),
+        class,
+        positions: codes.len() as u64,
+        width,
+        block_positions: kind.block_positions(),
+        blocks: compressed.len() as u64,
+        data_bytes: offset,
+        index_crc: crc32fast::hash(&index),
+        length: 0,
+    };
+    let text = header.text();
+    header.length = text.len();
+    let mut out = Vec::with_capacity(header.file_length() as usize);
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&index);
+    for block in compressed {
+        out.extend_from_slice(&block);
+    }
+    out
+}
+
+fn compress_all(chunks: &[&[u8]], level: u8, threads: usize) -> Vec<Vec<u8>> {
+    let per_thread = chunks.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = chunks
+            .chunks(per_thread)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|c| miniz_oxide::deflate::compress_to_vec(c, level))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("compression does not panic"))
+            .collect()
+    })
+}
+
+/// Decodes both files' bytes back into the codes of every position.
+pub fn decode_codes(wdl: &Blocks, distance: &Blocks) -> Result<Codes, FormatError> {
+    let n = wdl.header.positions as usize;
+    if distance.header.positions as usize != n {
+        return Err(FormatError::Malformed("the two files' position counts"));
+    }
+    let symbols = wdl.decode_all()?;
+    let codes = distance.decode_all()?;
+    let width = distance.header.width;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let value = value_of(symbol_at(&symbols, i), || Some(code_at(&codes, width, i))).ok_or(
+            FormatError::Malformed("win/draw/loss and distance disagree"),
+        )?;
+        out.push(value.encode());
+    }
+    Ok(match width {
+        1 => Codes::Narrow(out.into_iter().map(|c| c as u8).collect()),
+        _ => Codes::Wide(out),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Codes {
+        Codes::Wide(
+            (0..40_000u32)
+                .map(|i| match i % 7 {
+                    0 | 1 => 0,
+                    2..=4 => Value::Win((i % 300) as u16).encode(),
+                    _ => Value::Loss((i % 11) as u16).encode(),
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn both_files_decode_back_to_the_codes() {
+        let codes = sample();
+        let class = Class::new(2, 2, 0, 0);
+        let wdl = encode("r", class, &codes, Kind::Wdl, 2);
+        let distance = encode("r", class, &codes, Kind::Distance, 2);
+        let (hw, hd) = (check(&wdl).unwrap(), check(&distance).unwrap());
+        let (w, d) = (Blocks::new(&hw, &wdl), Blocks::new(&hd, &distance));
+        assert_eq!(w.header.blocks, 3);
+        assert_eq!(decode_codes(&w, &d).unwrap(), codes);
+    }
+
+    #[test]
+    fn a_flipped_bit_is_refused_where_it_is_read() {
+        let codes = sample();
+        let wdl = encode("r", Class::new(2, 2, 0, 0), &codes, Kind::Wdl, 1);
+        let header = parse_header(&wdl).unwrap();
+        let mut block = Vec::new();
+        // A bit in the last block's data: the first block still decodes.
+        let mut damaged = wdl.clone();
+        let last = damaged.len() - 3;
+        damaged[last] ^= 0x10;
+        let checked = check(&damaged).unwrap();
+        let blocks = Blocks::new(&checked, &damaged);
+        assert!(blocks.decode(0, &mut block).is_ok());
+        assert_eq!(
+            blocks.decode(header.blocks - 1, &mut block),
+            Err(FormatError::Block(header.blocks - 1))
+        );
+        // In the header, the index, or the length: the file is refused.
+        for at in [20, header.length + 3] {
+            let mut damaged = wdl.clone();
+            damaged[at] ^= 0x01;
+            assert!(check(&damaged).is_err(), "flip at {at}");
+        }
+        assert!(check(&wdl[..wdl.len() - 1]).is_err());
+        let mut longer = wdl.clone();
+        longer.push(0);
+        assert_eq!(
+            check(&longer).err(),
+            Some(FormatError::Malformed("file length"))
+        );
+    }
+}
