@@ -43,13 +43,14 @@ import torch
 
 INPUTS = 128
 HIDDEN = 128
-QA = 255
-QB = 64
+QA = 510
+QB = 1024
 FORMAT_VERSION = 1
-# Largest first-layer weight: about 45 inputs are ever active, so the
-# int16 accumulator stays far from overflow (45 * 1.98 * 255 < 32767 / 1.4).
-FT_CLIP = 1.98
-OUT_CLIP = 32000 / QB
+# Largest first-layer weight: at most 44 inputs are active at once (6x6,
+# 16 pieces a side), so with the bias 45 terms: 45 * 1.3 * 510 < 32767.
+FT_CLIP = 1.3
+# Output weights: 256 * QA * 14 * QB < 2^31, the engine's int32 sum.
+OUT_CLIP = 14.0
 
 
 class Net(torch.nn.Module):
@@ -117,13 +118,16 @@ def fit_k(results, scores):
 
 def export(net, cp_per_unit, path):
     """The network file of nnue.rs (`Network::read`), little-endian."""
-    ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16)
-    ft_b = torch.round(net.ft_bias * QA).to(torch.int16)
-    out_w = torch.round(net.out.weight[0] * QB).to(torch.int16)
+    with torch.no_grad():
+        ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16)
+        ft_b = torch.round(net.ft_bias * QA).to(torch.int16)
+        out_w = torch.round(net.out.weight[0] * QB).to(torch.int16)
     out_b = int(round(net.out.bias.item() * QA * QB))
     body = b"YOTENNUE" + struct.pack("<4I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit)
-    body += ft_w.numpy().astype("<i2").tobytes() + ft_b.numpy().astype("<i2").tobytes()
-    body += out_w.numpy().astype("<i2").tobytes() + struct.pack("<i", out_b)
+    for t in (ft_w, ft_b, out_w):
+        values = t.flatten().tolist()
+        body += struct.pack(f"<{len(values)}h", *values)
+    body += struct.pack("<i", out_b)
     tmp = path + ".part"
     with open(tmp, "wb") as f:
         f.write(body + struct.pack("<I", zlib.crc32(body)))
