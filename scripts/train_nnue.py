@@ -9,7 +9,9 @@ one position a line: rules, position, result for the side to move, search
 score in centipawns (or -), the active inputs from the side to move's and
 from the other side's view.
 
-Label: lambda * result + (1 - lambda) * sigmoid(K * score), as `yote tune`;
+Label: lambda * result + (1 - lambda) * sigmoid(K * score), as `yote tune`
+(but lambda 0 by default: on this session's few hundred thousand positions
+the game results made the network weaker);
 K is fitted to the decided games' positions first (the K that best maps the
 search scores to their results), and the network's output o (a logit) is
 o / K centipawns, so the search sees the units it was tuned in. A drawn
@@ -144,7 +146,9 @@ def main():
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--lambda", dest="lam", type=float, default=0.5)
+    # 0: the search score alone; with 0.5 (as `yote tune`) the first
+    # networks lost 150 Elo more (docs/search.md, "The network").
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.0)
     ap.add_argument("--draw-lambda", dest="draw_lam", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
