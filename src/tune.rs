@@ -569,6 +569,26 @@ mod tests {
         found
     }
 
+    /// Arguments that label the positions of `records` (family board,
+    /// depth 1, no tables, nothing fitted).
+    fn labelling_args(records: PathBuf) -> TuneArgs {
+        TuneArgs {
+            records: vec![records],
+            family: "board".into(),
+            lambda: 0.5,
+            depth: 1,
+            iterations: 0,
+            skip: 0,
+            per_game: 40,
+            ridge: 0.0,
+            keep_max_plies: false,
+            seed: 1,
+            tablebases: None,
+            tablebase_pieces: 32,
+            dump: None,
+        }
+    }
+
     /// A one-move game from `pos` (White to move) that ends `result`.
     fn record(rules: &Rules, spec: &str, pos: &crate::rules::Position, result: &str) -> String {
         let mut list = crate::rules::MoveList::new();
@@ -628,19 +648,8 @@ mod tests {
         )
         .unwrap();
         let mut args = TuneArgs {
-            records: vec![records],
-            family: "board".into(),
-            lambda: 0.5,
-            depth: 1,
-            iterations: 0,
-            skip: 0,
-            per_game: 40,
-            ridge: 0.0,
-            keep_max_plies: false,
-            seed: 1,
             tablebases: Some(dir.join("tb").display().to_string()),
-            tablebase_pieces: 32,
-            dump: None,
+            ..labelling_args(records)
         };
         let (samples, exact) = collect(&args, Some(Family::Board), |_, _| ()).unwrap();
         let labels: Vec<(f32, bool)> = samples
@@ -686,18 +695,10 @@ mod tests {
         let start = vec![0.0; PARAMS];
         let args = TuneArgs {
             records: Vec::new(),
-            family: "board".into(),
             lambda: 1.0,
             depth: 0,
             iterations: 50,
-            skip: 0,
-            per_game: 40,
-            ridge: 0.0,
-            keep_max_plies: false,
-            seed: 1,
-            tablebases: None,
-            tablebase_pieces: 32,
-            dump: None,
+            ..labelling_args(PathBuf::new())
         };
         let k = 0.01;
         let fitted = descend(&set, &y, &start, k, &args);
@@ -717,19 +718,9 @@ mod tests {
         std::fs::write(&records, record(&rules, "standard", &pos, "1-0")).unwrap();
         let out = dir.join("standard.nnue");
         let args = TuneArgs {
-            records: vec![records],
             family: "all".into(),
-            lambda: 0.5,
-            depth: 1,
-            iterations: 0,
-            skip: 0,
-            per_game: 40,
-            ridge: 0.0,
-            keep_max_plies: false,
-            seed: 1,
-            tablebases: None,
-            tablebase_pieces: 32,
             dump: Some(out.clone()),
+            ..labelling_args(records)
         };
         run(args).unwrap();
         let text = std::fs::read_to_string(&out).unwrap();
