@@ -47,6 +47,10 @@ enum Command {
     Bench {
         #[arg(default_value_t = yote::search::bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Search features changed from the defaults, as the SearchFeatures
+        /// option (e.g. `+nnue`: the network's speed and node count).
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        features: String,
     },
     /// Run engine protocol commands, one per argument, then exit; e.g.
     /// `yote exec "position startpos moves @c3" d "go depth 6"`.
@@ -95,8 +99,14 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => yote::protocol::run_stdio(),
-        Some(Command::Bench { depth }) => {
-            let report = yote::search::bench::run(depth);
+        Some(Command::Bench { depth, features }) => {
+            let options = yote::search::SearchOptions {
+                features: yote::search::alphabeta::Features::parse(&features)
+                    .map_err(anyhow::Error::msg)?,
+                ..Default::default()
+            };
+            let report = yote::search::bench::run_with(depth, &options, &Default::default())
+                .expect("an unstopped bench finishes");
             println!("Nodes searched: {}", report.nodes);
             println!("Nodes/second: {}", report.nodes_per_second());
             Ok(())

@@ -19,7 +19,7 @@
 
 use crate::analysis::GameInput;
 use crate::rng::SplitMix64;
-use crate::rules::{Game, Player, Variant};
+use crate::rules::{Game, Player, Position, Rules, Variant};
 use crate::search::eval::{self, FEATURE_NAMES, FEATURES, Family, PHASE_MAX, PROGRESS_SPAN};
 use crate::search::eval_weights::Weights;
 use crate::search::tables::{Prober, Tables};
@@ -29,6 +29,7 @@ use crate::tablebase::{self, file::table_rules};
 use crate::tournament::records::{GameRecord, GameResult};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Weights per family: four per feature.
@@ -79,11 +80,16 @@ pub struct TuneArgs {
     /// default: every table found).
     #[arg(long, default_value_t = 32)]
     pub tablebase_pieces: u32,
+    /// Write the labelled positions as training data for the network
+    /// (`scripts/train_nnue.py`) to this file instead of fitting weights;
+    /// `--family all` keeps every rule set the network has inputs for.
+    #[arg(long, value_name = "FILE")]
+    pub dump: Option<PathBuf>,
 }
 
-/// One training position: its weighted features and label.
-struct Sample {
-    x: [f32; PARAMS],
+/// One training position: what the model reads of it (`x`) and its label.
+struct Sample<X = [f32; PARAMS]> {
+    x: X,
     /// The game's result for the side to move, or the tables' exact value.
     result: f32,
     /// None for a mate score and for positions labelled by the tables, so
@@ -92,16 +98,21 @@ struct Sample {
 }
 
 pub fn run(args: TuneArgs) -> Result<()> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda must be between 0 and 1");
+    }
+    if let Some(path) = &args.dump {
+        return dump(&args, path);
+    }
     let family = Family::parse(&args.family).with_context(|| {
         format!(
             "unknown family {:?} (board, hand, capture-all)",
             args.family
         )
     })?;
-    if !(0.0..=1.0).contains(&args.lambda) {
-        bail!("--lambda must be between 0 and 1");
-    }
-    let (samples, _) = collect(&args, family)?;
+    let (samples, _) = collect(&args, Some(family), |rules, pos| {
+        weighted_features(&eval::features(rules, pos))
+    })?;
     if samples.len() < 100 {
         bail!(
             "only {} positions of family {}",
@@ -144,9 +155,62 @@ pub fn run(args: TuneArgs) -> Result<()> {
     Ok(())
 }
 
-/// Reads the records and turns their quiet, new positions into samples;
-/// also returns how many of them the tables labelled.
-fn collect(args: &TuneArgs, family: Family) -> Result<(Vec<Sample>, usize)> {
+/// `--dump`: one line per labelled position, tab-separated: the rules
+/// (`Variant::spec`), the position, the result for the side to move (or
+/// the tables' exact value), the search score in centipawns (`-` for a
+/// mate score or a table value), then the network's active inputs from the
+/// side to move's and from the other side's view (comma-separated). The
+/// trainer blends result and score itself, so λ can change without a new
+/// dump. Written to `FILE.part` and renamed when complete, so that a
+/// script can tell a finished dump from an interrupted one.
+fn dump(args: &TuneArgs, path: &std::path::Path) -> Result<()> {
+    let family =
+        match args.family.as_str() {
+            "all" => None,
+            name => Some(Family::parse(name).with_context(|| {
+                format!("unknown family {name:?} (board, hand, capture-all, all)")
+            })?),
+        };
+    let (samples, exact) = collect(args, family, |rules, pos| {
+        let inputs = crate::search::nnue::training_inputs(rules, pos)?;
+        let list = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+        let position = format!("{}\t{}", rules.variant().spec(), rules.position_text(pos));
+        Some((
+            position,
+            format!("{}\t{}", list(&inputs[0]), list(&inputs[1])),
+        ))
+    })?;
+    let part = path.with_extension("part");
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(&part).with_context(|| format!("creating {}", part.display()))?,
+    );
+    let mut written = 0;
+    for s in &samples {
+        let Some((position, inputs)) = &s.x else {
+            continue;
+        };
+        let search = s.search.map_or("-".to_string(), |v| v.to_string());
+        writeln!(out, "{position}\t{}\t{search}\t{inputs}", s.result)?;
+        written += 1;
+    }
+    out.flush()?;
+    drop(out);
+    std::fs::rename(&part, path).with_context(|| format!("writing {}", path.display()))?;
+    eprintln!(
+        "tune: {written} positions written to {} ({exact} labelled by the tables)",
+        path.display()
+    );
+    Ok(())
+}
+
+/// Reads the records (of `family`, or of every family) and turns their
+/// quiet, new positions into samples, `read` saying what the model sees of
+/// each; also returns how many of them the tables labelled.
+fn collect<X>(
+    args: &TuneArgs,
+    family: Option<Family>,
+    mut read: impl FnMut(&Rules, &Position) -> X,
+) -> Result<(Vec<Sample<X>>, usize)> {
     let games = read_games(args, family)?;
     let tables = match &args.tablebases {
         Some(paths) => TableLabels::load(paths, args.tablebase_pieces, &games)?,
@@ -193,7 +257,7 @@ fn collect(args: &TuneArgs, family: Family) -> Result<(Vec<Sample>, usize)> {
                 }
             };
             samples.push(Sample {
-                x: weighted_features(&eval::features(&input.rules, pos)),
+                x: read(&input.rules, pos),
                 result,
                 search,
             });
@@ -218,7 +282,7 @@ fn collect(args: &TuneArgs, family: Family) -> Result<(Vec<Sample>, usize)> {
 
 /// The finished games of `family` in the records, each with White's score
 /// (1, ½ or 0).
-fn read_games(args: &TuneArgs, family: Family) -> Result<Vec<(GameInput, f32)>> {
+fn read_games(args: &TuneArgs, family: Option<Family>) -> Result<Vec<(GameInput, f32)>> {
     let mut games = Vec::new();
     for path in &args.records {
         let text =
@@ -228,7 +292,7 @@ fn read_games(args: &TuneArgs, family: Family) -> Result<Vec<(GameInput, f32)>> 
         for (i, record) in records.into_iter().enumerate() {
             let input = GameInput::from_record(record, &Variant::STANDARD, i + 1)
                 .with_context(|| format!("{}", path.display()))?;
-            if Family::of(&input.rules) != family {
+            if family.is_some_and(|f| Family::of(&input.rules) != f) {
                 continue;
             }
             let white_score = match input.record.result {
@@ -505,6 +569,26 @@ mod tests {
         found
     }
 
+    /// Arguments that label the positions of `records` (family board,
+    /// depth 1, no tables, nothing fitted).
+    fn labelling_args(records: PathBuf) -> TuneArgs {
+        TuneArgs {
+            records: vec![records],
+            family: "board".into(),
+            lambda: 0.5,
+            depth: 1,
+            iterations: 0,
+            skip: 0,
+            per_game: 40,
+            ridge: 0.0,
+            keep_max_plies: false,
+            seed: 1,
+            tablebases: None,
+            tablebase_pieces: 32,
+            dump: None,
+        }
+    }
+
     /// A one-move game from `pos` (White to move) that ends `result`.
     fn record(rules: &Rules, spec: &str, pos: &crate::rules::Position, result: &str) -> String {
         let mut list = crate::rules::MoveList::new();
@@ -564,20 +648,10 @@ mod tests {
         )
         .unwrap();
         let mut args = TuneArgs {
-            records: vec![records],
-            family: "board".into(),
-            lambda: 0.5,
-            depth: 1,
-            iterations: 0,
-            skip: 0,
-            per_game: 40,
-            ridge: 0.0,
-            keep_max_plies: false,
-            seed: 1,
             tablebases: Some(dir.join("tb").display().to_string()),
-            tablebase_pieces: 32,
+            ..labelling_args(records)
         };
-        let (samples, exact) = collect(&args, Family::Board).unwrap();
+        let (samples, exact) = collect(&args, Some(Family::Board), |_, _| ()).unwrap();
         let labels: Vec<(f32, bool)> = samples
             .iter()
             .map(|s| (s.result, s.search.is_some()))
@@ -588,7 +662,7 @@ mod tests {
         assert_eq!(exact, 2);
         // Without tables: the games' results.
         args.tablebases = None;
-        let (samples, exact) = collect(&args, Family::Board).unwrap();
+        let (samples, exact) = collect(&args, Some(Family::Board), |_, _| ()).unwrap();
         let results: Vec<f32> = samples.iter().map(|s| s.result).collect();
         assert_eq!((results, exact), (vec![0.0, 1.0, 0.0], 0));
         let _ = std::fs::remove_dir_all(&dir);
@@ -621,20 +695,48 @@ mod tests {
         let start = vec![0.0; PARAMS];
         let args = TuneArgs {
             records: Vec::new(),
-            family: "board".into(),
             lambda: 1.0,
             depth: 0,
             iterations: 50,
-            skip: 0,
-            per_game: 40,
-            ridge: 0.0,
-            keep_max_plies: false,
-            seed: 1,
-            tablebases: None,
-            tablebase_pieces: 32,
+            ..labelling_args(PathBuf::new())
         };
         let k = 0.01;
         let fitted = descend(&set, &y, &start, k, &args);
         assert!(loss(&set, &y, &fitted, k) < loss(&set, &y, &start, k));
+    }
+
+    /// `--dump` writes one line per quiet position: rules, position,
+    /// result, search score and the network's inputs as the engine reads
+    /// them; nothing is left under the temporary name.
+    #[test]
+    fn dump_writes_the_labelled_positions_with_their_network_inputs() {
+        let dir = std::env::temp_dir().join(format!("yote-tune-dump-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::standard();
+        let pos = rules.parse_position("W5/6/6/6/5B w 11 11 0 1").unwrap();
+        let records = dir.join("games.pgn");
+        std::fs::write(&records, record(&rules, "standard", &pos, "1-0")).unwrap();
+        let out = dir.join("standard.nnue");
+        let args = TuneArgs {
+            family: "all".into(),
+            dump: Some(out.clone()),
+            ..labelling_args(records)
+        };
+        run(args).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        let fields: Vec<&str> = text.trim_end().split('\t').collect();
+        let inputs = crate::search::nnue::training_inputs(&rules, &pos).unwrap();
+        let list = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert_eq!(fields[0], Variant::STANDARD.spec());
+        assert_eq!(fields[1], rules.position_text(&pos));
+        assert_eq!(fields[2], "1");
+        assert!(fields[3].parse::<i32>().is_ok(), "{text}");
+        assert_eq!(
+            (fields[4], fields[5]),
+            (&*list(&inputs[0]), &*list(&inputs[1]))
+        );
+        assert!(!out.with_extension("part").exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -3,8 +3,8 @@
 
 use super::settings::variant_spec;
 use crate::rules::{Game, MoveList, Player, Position, Rules};
-use crate::search::eval;
 use crate::search::tables::Tables;
+use crate::search::{eval, nnue};
 use crate::tablebase::Value;
 
 /// The board with rank numbers and file letters, top rank first.
@@ -107,6 +107,12 @@ pub fn eval_report(game: &Game) -> Vec<String> {
     let side = pos.side_to_move();
     let total = eval::evaluate(game.rules(), pos);
     lines.push(format!("Evaluation: {total} cp for {}", player_label(side)));
+    // The learned evaluation beside the fitted one (the search uses it
+    // with SearchFeatures +nnue).
+    lines.push(match nnue::evaluate(game.rules(), pos) {
+        Some(cp) => format!("Network: {cp} cp for {}", player_label(side)),
+        None => "Network: none for these rules".to_string(),
+    });
     if let Some(end) = game.status() {
         lines.push(format!("The game is over: {end}"));
     }
@@ -170,5 +176,11 @@ mod tests {
         }
         let last = format!("Evaluation: {score} cp for black (player 2)");
         assert!(report.contains(&last), "{report:?}");
+        let net = nnue::evaluate(&Rules::standard(), &pos).unwrap();
+        let network = format!("Network: {net} cp for black (player 2)");
+        assert!(report.contains(&network), "{report:?}");
+        let big = Rules::new(crate::rules::Variant::from_spec("rows=7,cols=7").unwrap()).unwrap();
+        let report = eval_report(&Game::new(big));
+        assert!(report.contains(&"Network: none for these rules".to_string()));
     }
 }

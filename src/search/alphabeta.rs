@@ -11,6 +11,7 @@
 
 use super::Signals;
 use super::eval;
+use super::nnue::NnueStack;
 use super::ordering::{self, Heuristics, OrderingFeatures};
 use super::params::{SearchParams, Tuning};
 use super::tt::{self, Bound, MATE, TranspositionTable};
@@ -52,6 +53,9 @@ pub struct Features {
     pub qs_removal_limit: bool,
     /// The full evaluation; off means material only.
     pub full_eval: bool,
+    /// The network (`nnue.rs`) instead of the fitted evaluation, for the
+    /// rules it has inputs for.
+    pub nnue: bool,
 }
 
 impl Default for Features {
@@ -69,6 +73,9 @@ impl Default for Features {
             removal_order: true,
             qs_removal_limit: true,
             full_eval: true,
+            // Off until a match shows the network at least as strong as
+            // the fitted evaluation (docs/search.md, "The network").
+            nnue: false,
         }
     }
 }
@@ -78,7 +85,7 @@ type FeatureFlag = (&'static str, fn(&mut Features) -> &mut bool);
 
 impl Features {
     /// Every feature by name, with a way to reach its flag.
-    const FLAGS: [FeatureFlag; 10] = [
+    const FLAGS: [FeatureFlag; 11] = [
         ("tt", |f| &mut f.tt),
         ("pvs", |f| &mut f.pvs),
         ("aspiration", |f| &mut f.aspiration),
@@ -89,6 +96,7 @@ impl Features {
         ("removal_order", |f| &mut f.removal_order),
         ("qs_removal_limit", |f| &mut f.qs_removal_limit),
         ("full_eval", |f| &mut f.full_eval),
+        ("nnue", |f| &mut f.nnue),
     ];
 
     /// Reads `-lmr,+killers`-style changes to the defaults (separated by
@@ -243,6 +251,9 @@ pub struct Searcher<'a> {
     mandatory_capture: bool,
     /// Endgame tables: a table position is a leaf with its exact score.
     pub tables: Option<super::tables::Prober<'a>>,
+    /// The network's accumulators along the current path, when it is on
+    /// and has inputs for these rules.
+    nnue: Option<NnueStack>,
 }
 
 impl<'a> Searcher<'a> {
@@ -293,6 +304,10 @@ impl<'a> Searcher<'a> {
             no_capture_draw: rules.variant().no_capture_draw,
             mandatory_capture: rules.variant().mandatory_capture,
             tables: None,
+            nnue: features
+                .nnue
+                .then(|| NnueStack::new(rules, MAX_PLY + 1))
+                .flatten(),
         }
     }
 
@@ -363,9 +378,13 @@ impl<'a> Searcher<'a> {
         self.ctl.counters[self.id].store(self.nodes, Ordering::Relaxed);
     }
 
+    /// The static evaluation of `pos`, the position at `ply` of the
+    /// current path.
     #[inline(always)]
-    fn eval(&self, pos: &Position) -> i32 {
-        if self.features.full_eval {
+    fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        if let Some(nnue) = &mut self.nnue {
+            nnue.evaluate(ply, pos)
+        } else if self.features.full_eval {
             eval::evaluate(self.rules, pos)
         } else {
             eval::material(pos)
@@ -489,6 +508,9 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         self.nodes += 1;
         self.pv_len[0] = 0;
+        if let Some(nnue) = &mut self.nnue {
+            nnue.set(0, root);
+        }
         for rm in moves[first..].iter_mut() {
             rm.score = -INF;
         }
@@ -714,6 +736,9 @@ impl<'a> Searcher<'a> {
     /// an end by piece counts or a trusted table value. None: search on.
     fn enter(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         self.pv_len[ply] = 0;
+        if let Some(nnue) = &mut self.nnue {
+            nnue.set(ply, pos);
+        }
         if self.tick() {
             return Some(0);
         }
@@ -741,7 +766,7 @@ impl<'a> Searcher<'a> {
             return self.no_moves_score(pos, ply);
         }
         if ply >= MAX_PLY - 1 || !self.features.qsearch {
-            return self.eval(pos);
+            return self.eval(pos, ply);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.rules.capture_moves_bounded(pos, &mut list);
@@ -759,7 +784,7 @@ impl<'a> Searcher<'a> {
             best = if quiet_ends {
                 self.no_capture_score(pos, ply + 1)
             } else {
-                self.eval(pos)
+                self.eval(pos, ply)
             };
             if best >= beta || list.is_empty() {
                 self.lists[ply] = list;

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod driver;
 pub mod eval;
 pub mod eval_weights;
+pub mod nnue;
 pub mod ordering;
 pub mod params;
 pub mod selfplay;

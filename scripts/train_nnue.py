@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Trains the engine's network (src/search/nnue.rs) on labelled positions.
+
+    scripts/train_nnue.py data/*.nnue                     # -> src/search/yote.nnue
+    scripts/train_nnue.py data/*.nnue --epochs 30 --resume
+
+Input: the files `yote tune --dump` writes (scripts/datagen.sh with NNUE=1),
+one position a line: rules, position, result for the side to move, search
+score in centipawns (or -), the active inputs from the side to move's and
+from the other side's view.
+
+Label: lambda * result + (1 - lambda) * sigmoid(K * score), as `yote tune`
+(but lambda 0 by default: on this session's few hundred thousand positions
+the game results made the network weaker);
+K is fitted to the decided games' positions first (the K that best maps the
+search scores to their results), and the network's output o (a logit) is
+o / K centipawns, so the search sees the units it was tuned in. A drawn
+game in this data is almost always one the match runner stopped at its ply
+limit (standard Yoté has no draw rule): that says the players shuffled, not
+what the position was worth, so drawn games' positions take
+--draw-lambda (default 0: the search score alone) instead of lambda. Loss:
+mean squared error of sigmoid(o) against the label.
+
+Shape (must match nnue.rs): INPUTS -> HIDDEN shared by both perspectives,
+clipped ReLU to [0, 1], both halves (side to move first) -> 1.
+
+Seeded and resumable: every epoch writes a checkpoint (model, optimiser,
+epoch, random state); --resume continues from it and gives the same network
+as an uninterrupted run. At the end the network is quantised (first layer x
+QA, output x QB) and written with a CRC-32 the engine checks, and a fixture
+of held-out positions with the float model's outputs is written for the
+engine's test that its integer inference matches (nnue.rs,
+`integer_inference_matches_the_trainer`).
+"""
+import argparse
+import math
+import os
+import random
+import struct
+import sys
+import time
+import zlib
+
+import torch
+
+INPUTS = 128
+HIDDEN = 128
+QA = 510
+QB = 1024
+FORMAT_VERSION = 1
+# Largest first-layer weight: at most 44 inputs are active at once (6x6,
+# 16 pieces a side), so with the bias 45 terms: 45 * 1.3 * 510 < 32767.
+FT_CLIP = 1.3
+# Output weights: 256 * QA * 14 * QB < 2^31, the engine's int32 sum.
+OUT_CLIP = 14.0
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        # Row INPUTS is padding (positions have different input counts).
+        self.ft = torch.nn.EmbeddingBag(INPUTS + 1, HIDDEN, mode="sum", padding_idx=INPUTS)
+        self.ft_bias = torch.nn.Parameter(torch.zeros(HIDDEN))
+        self.out = torch.nn.Linear(2 * HIDDEN, 1)
+        with torch.no_grad():
+            self.ft.weight.normal_(0.0, 0.1)
+            self.ft.weight[INPUTS].zero_()
+            self.out.weight.normal_(0.0, 0.05)
+            self.out.bias.zero_()
+
+    def forward(self, us, them):
+        a = torch.clamp(self.ft(us) + self.ft_bias, 0.0, 1.0)
+        b = torch.clamp(self.ft(them) + self.ft_bias, 0.0, 1.0)
+        return self.out(torch.cat([a, b], dim=1)).squeeze(1)
+
+    def clip(self):
+        with torch.no_grad():
+            self.ft.weight.clamp_(-FT_CLIP, FT_CLIP)
+            self.ft_bias.clamp_(-FT_CLIP, FT_CLIP)
+            self.out.weight.clamp_(-OUT_CLIP, OUT_CLIP)
+
+
+def read_data(paths):
+    """Positions, their labels' parts and their inputs (padded)."""
+    keys, results, scores, us, them = [], [], [], [], []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                spec, fen, result, score, a, b = line.rstrip("\n").split("\t")
+                keys.append((spec, fen))
+                results.append(float(result))
+                scores.append(math.nan if score == "-" else float(score))
+                us.append([int(x) for x in a.split(",")])
+                them.append([int(x) for x in b.split(",")])
+    width = max(max(len(x) for x in us), max(len(x) for x in them))
+
+    def pad(rows):
+        return torch.tensor([r + [INPUTS] * (width - len(r)) for r in rows], dtype=torch.int32)
+
+    return keys, torch.tensor(results), torch.tensor(scores), pad(us), pad(them)
+
+
+def fit_k(results, scores):
+    """The K minimising the squared error of sigmoid(K * score) against the
+    results of decided games (a scan, then finer scans around the best), as
+    `yote tune`."""
+    have = ~torch.isnan(scores) & (results != 0.5)
+    r, s = results[have], scores[have]
+    best, centre, step = (math.inf, 0.01), 0.01, 0.001
+    for _ in range(3):
+        for i in range(-10, 11):
+            k = centre + i * step
+            if k > 0:
+                loss = ((torch.sigmoid(k * s) - r) ** 2).mean().item()
+                if loss < best[0]:
+                    best = (loss, k)
+        centre, step = best[1], step / 10
+    return best[1]
+
+
+def export(net, cp_per_unit, path):
+    """The network file of nnue.rs (`Network::read`), little-endian."""
+    with torch.no_grad():
+        ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16)
+        ft_b = torch.round(net.ft_bias * QA).to(torch.int16)
+        out_w = torch.round(net.out.weight[0] * QB).to(torch.int16)
+    out_b = int(round(net.out.bias.item() * QA * QB))
+    body = b"YOTENNUE" + struct.pack("<4I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit)
+    for t in (ft_w, ft_b, out_w):
+        values = t.flatten().tolist()
+        body += struct.pack(f"<{len(values)}h", *values)
+    body += struct.pack("<i", out_b)
+    tmp = path + ".part"
+    with open(tmp, "wb") as f:
+        f.write(body + struct.pack("<I", zlib.crc32(body)))
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("data", nargs="+")
+    ap.add_argument("--out", default="src/search/yote.nnue")
+    ap.add_argument("--fixture", default="src/search/nnue_fixture.txt")
+    ap.add_argument("--checkpoint", default="nnue.ckpt")
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    # 0: the search score alone; with 0.5 (as `yote tune`) the first
+    # networks lost 150 Elo more (docs/search.md, "The network").
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.0)
+    ap.add_argument("--draw-lambda", dest="draw_lam", type=float, default=0.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args()
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
+    started = time.time()
+    keys, results, scores, us, them = read_data(args.data)
+    k = fit_k(results, scores)
+    have = ~torch.isnan(scores)
+    lam = torch.where(results == 0.5, args.draw_lam, args.lam)
+    labels = torch.where(
+        have,
+        lam * results + (1 - lam) * torch.sigmoid(k * torch.nan_to_num(scores)),
+        results,
+    )
+    n = len(keys)
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(args.seed))
+    held = order[: max(n // 20, 1)]
+    train = order[max(n // 20, 1):]
+    print(f"train_nnue: {n} positions ({len(train)} training, {len(held)} held out), "
+          f"K = {k:.5f}, read in {time.time() - started:.0f} s", file=sys.stderr)
+
+    net = Net()
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=max(args.epochs // 3, 1), gamma=0.3)
+    first = 0
+    gen = torch.Generator().manual_seed(args.seed + 1)
+    if args.resume and os.path.exists(args.checkpoint):
+        ck = torch.load(args.checkpoint, weights_only=False)
+        net.load_state_dict(ck["net"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        gen.set_state(ck["gen"])
+        first = ck["epoch"]
+        print(f"train_nnue: resumed after epoch {first}", file=sys.stderr)
+
+    def loss_of(idx):
+        with torch.no_grad():
+            out = net(us[idx].long(), them[idx].long())
+            return ((torch.sigmoid(out) - labels[idx]) ** 2).mean().item()
+
+    for epoch in range(first, args.epochs):
+        t = time.time()
+        perm = train[torch.randperm(len(train), generator=gen)]
+        total = 0.0
+        for i in range(0, len(perm), args.batch):
+            idx = perm[i:i + args.batch]
+            out = net(us[idx].long(), them[idx].long())
+            loss = ((torch.sigmoid(out) - labels[idx]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            net.clip()
+            total += loss.item() * len(idx)
+        sched.step()
+        print(f"train_nnue: epoch {epoch + 1}: train {total / len(perm):.6f}, "
+              f"held-out {loss_of(held):.6f}, {time.time() - t:.0f} s", file=sys.stderr)
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                    "gen": gen.get_state(), "epoch": epoch + 1}, args.checkpoint + ".part")
+        os.replace(args.checkpoint + ".part", args.checkpoint)
+
+    cp_per_unit = round(1 / k)
+    export(net, cp_per_unit, args.out)
+    # Held-out positions and the float model's output in centipawns (before
+    # the engine's shrink for plies without a capture).
+    with torch.no_grad(), open(args.fixture, "w") as f:
+        f.write("# rules\tposition\tfloat output in centipawns (scripts/train_nnue.py)\n")
+        for i in held[:24].tolist():
+            out = net(us[i:i + 1].long(), them[i:i + 1].long()).item()
+            spec, fen = keys[i]
+            f.write(f"{spec}\t{fen}\t{out * cp_per_unit:.3f}\n")
+    print(f"train_nnue: wrote {args.out} ({cp_per_unit} cp per unit) and {args.fixture} "
+          f"in {time.time() - started:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

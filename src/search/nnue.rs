@@ -1,0 +1,771 @@
+//! The learned evaluation: a small network over inputs a Yoté player would
+//! name, its first layer kept as an accumulator updated incrementally as
+//! the search walks the tree.
+//!
+//! Inputs, from one player's point of view (a "perspective"):
+//! - each cell × own / enemy piece, the cells indexed in a 6-wide frame
+//!   (`rank * 6 + file`) so that every board up to 6×6 shares one layout;
+//! - own pieces in hand and enemy pieces in hand, one-hot 0..=`MAX_HAND`;
+//! - removals owed after a jump (1, 2, 3 or more), own or enemy;
+//! - the rules as inputs: removal rule, win condition, what a stuck player
+//!   gets, mandatory capture, multi-jumps, bonus turns, own jumps, the
+//!   three-piece draw, and the board (5×6, 6×6, 5×5). They are constant in
+//!   a game, so they cost nothing incrementally; one network serves every
+//!   preset, and the rule families share what they have in common (a
+//!   network per family would split already small data seven ways).
+//!
+//! Network: `INPUTS → HIDDEN` (int16 weights, shared by both perspectives)
+//! → both perspectives' accumulators, side to move first, clipped to
+//! `0..=QA` → one output (int16 weights) → centipawns. Integer arithmetic
+//! throughout, so the auto-vectorised loops and the plain loops give the
+//! same bits. Boards and rules the inputs cannot describe (7×7 and up,
+//! more than `MAX_HAND` pieces) fall back to the fitted evaluation.
+//!
+//! Incremental update: the search makes moves by copy (`Rules::after`),
+//! so the accumulator of a child is its parent's plus the difference of
+//! the two positions — the cells that changed colour by colour, the hand
+//! counts and the removals owed — which covers placements, steps, jumps,
+//! multi-jumps, removals from board or hand and bonus turns alike. The
+//! difference is taken lazily, when a position is evaluated, from the
+//! nearest ancestor whose accumulator is known (`NnueStack`).
+
+use super::eval::{PROGRESS_CAP, PROGRESS_SPAN};
+use crate::rules::{NoMoves, Player, Position, Removal, Rules, Variant, WinCondition};
+use std::sync::OnceLock;
+
+pub const FRAME: usize = 6;
+pub const CELLS: usize = FRAME * FRAME;
+pub const MAX_HAND: usize = 16;
+const HAND_SLOTS: usize = MAX_HAND + 1;
+const OWED_SLOTS: usize = 3;
+
+const OWN_CELL: usize = 0;
+const ENEMY_CELL: usize = OWN_CELL + CELLS;
+const OWN_HAND: usize = ENEMY_CELL + CELLS;
+const ENEMY_HAND: usize = OWN_HAND + HAND_SLOTS;
+const OWN_OWED: usize = ENEMY_HAND + HAND_SLOTS;
+const ENEMY_OWED: usize = OWN_OWED + OWED_SLOTS;
+const RULES: usize = ENEMY_OWED + OWED_SLOTS;
+/// Removal (4), win (2), no moves (2), five flags, board (3).
+const RULE_INPUTS: usize = 16;
+pub const INPUTS: usize = RULES + RULE_INPUTS;
+pub const HIDDEN: usize = 128;
+/// The boards the network has inputs for.
+const BOARDS: [(u8, u8); 3] = [(5, 6), (6, 6), (5, 5)];
+
+/// The first layer's scale: a float weight w is stored as round(w · QA),
+/// and the accumulator is clipped to 0..=QA (float 0..=1). The trainer
+/// clips first-layer weights to ±1.3, so the at most 45 terms of a sum
+/// (44 active inputs on a 6×6 board, the bias) stay inside int16.
+pub const QA: i32 = 510;
+/// The output layer's scale: large, because rounding the output weights is
+/// the larger part of the difference from the float network (a clipped
+/// activation of up to QA times a weight of up to 14 · QB, summed over 256,
+/// stays inside i32).
+pub const QB: i32 = 1024;
+
+const MAGIC: &[u8; 8] = b"YOTENNUE";
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER_LEN: usize = 8 + 4 * 4;
+
+/// The network the engine embeds (`scripts/train_nnue.py` writes it).
+static EMBEDDED: &[u8] = include_bytes!("yote.nnue");
+
+/// A network's weights, as read from its file.
+pub struct Network {
+    /// `[input][hidden]`.
+    ft_weights: Vec<[i16; HIDDEN]>,
+    ft_bias: [i16; HIDDEN],
+    /// Side to move's half, then the other's.
+    out_weights: [[i16; HIDDEN]; 2],
+    out_bias: i32,
+    /// Centipawns per unit of the float output (1 / the trainer's K).
+    cp_per_unit: i32,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum FormatError {
+    TooShort,
+    BadMagic,
+    Version(u32),
+    Shape { inputs: u32, hidden: u32 },
+    Length { expected: usize, found: usize },
+    Checksum { stored: u32, computed: u32 },
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormatError::TooShort => write!(f, "network file too short"),
+            FormatError::BadMagic => write!(f, "not a Yoté network file"),
+            FormatError::Version(v) => write!(
+                f,
+                "network format version {v}, this engine reads {FORMAT_VERSION}"
+            ),
+            FormatError::Shape { inputs, hidden } => write!(
+                f,
+                "network shape {inputs}x{hidden}, this engine has {INPUTS}x{HIDDEN}"
+            ),
+            FormatError::Length { expected, found } => {
+                write!(f, "network file of {found} bytes, expected {expected}")
+            }
+            FormatError::Checksum { stored, computed } => write!(
+                f,
+                "network checksum {stored:08x} stored, {computed:08x} computed"
+            ),
+        }
+    }
+}
+
+/// Little-endian reader over the body of a network file.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl Reader<'_> {
+    fn u32(&mut self) -> u32 {
+        let (head, rest) = self.bytes.split_at(4);
+        self.bytes = rest;
+        u32::from_le_bytes(head.try_into().expect("4 bytes"))
+    }
+
+    fn i16s<const N: usize>(&mut self) -> [i16; N] {
+        let mut out = [0; N];
+        for v in &mut out {
+            let (head, rest) = self.bytes.split_at(2);
+            self.bytes = rest;
+            *v = i16::from_le_bytes([head[0], head[1]]);
+        }
+        out
+    }
+}
+
+impl Network {
+    /// The embedded network, read once; None if it does not read (a test
+    /// makes sure it does).
+    pub fn embedded() -> Option<&'static Network> {
+        static NETWORK: OnceLock<Option<Network>> = OnceLock::new();
+        NETWORK
+            .get_or_init(|| match Network::read(EMBEDDED) {
+                Ok(net) => Some(net),
+                Err(e) => {
+                    log::warn!("embedded network: {e}; using the fitted evaluation");
+                    None
+                }
+            })
+            .as_ref()
+    }
+
+    /// Layout (little-endian): "YOTENNUE", version, inputs, hidden,
+    /// centipawns per unit (u32 each); first-layer weights `[input][hidden]`
+    /// and biases (i16); output weights, side to move's half first (i16);
+    /// output bias (i32); CRC-32 of everything before it (u32).
+    pub fn read(bytes: &[u8]) -> Result<Network, FormatError> {
+        if bytes.len() < HEADER_LEN + 4 {
+            return Err(FormatError::TooShort);
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(FormatError::BadMagic);
+        }
+        let mut r = Reader { bytes: &bytes[8..] };
+        let version = r.u32();
+        if version != FORMAT_VERSION {
+            return Err(FormatError::Version(version));
+        }
+        let (inputs, hidden, cp_per_unit) = (r.u32(), r.u32(), r.u32());
+        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+            return Err(FormatError::Shape { inputs, hidden });
+        }
+        let expected = HEADER_LEN + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4 + 4;
+        if bytes.len() != expected {
+            return Err(FormatError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let (body, tail) = bytes.split_at(expected - 4);
+        let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
+        let computed = crc32fast::hash(body);
+        if stored != computed {
+            return Err(FormatError::Checksum { stored, computed });
+        }
+        let ft_weights = (0..INPUTS).map(|_| r.i16s::<HIDDEN>()).collect();
+        let ft_bias = r.i16s::<HIDDEN>();
+        let out_weights = [r.i16s::<HIDDEN>(), r.i16s::<HIDDEN>()];
+        let out_bias = r.u32() as i32;
+        Ok(Network {
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            cp_per_unit: cp_per_unit as i32,
+        })
+    }
+
+    /// The output before scaling to centipawns, in units of 1 / (QA · QB):
+    /// the side to move's accumulator first.
+    #[inline]
+    pub fn raw_output(&self, acc: &Accumulator, side: Player) -> i32 {
+        let us = &acc.0[side.index()];
+        let them = &acc.0[(!side).index()];
+        self.out_bias
+            + dot_clipped(us, &self.out_weights[0])
+            + dot_clipped(them, &self.out_weights[1])
+    }
+
+    /// The output in centipawns for the side to move, before the shrink
+    /// for plies without a capture.
+    #[inline]
+    pub fn centipawns(&self, acc: &Accumulator, side: Player) -> i32 {
+        let raw = i64::from(self.raw_output(acc, side));
+        let units = i64::from(QA * QB);
+        let cp = (raw * i64::from(self.cp_per_unit) + units / 2).div_euclid(units);
+        // Far from mate scores, whatever the weights say.
+        cp.clamp(-10_000, 10_000) as i32
+    }
+}
+
+/// Σ clip(a, 0, QA) · w, in a form the compiler vectorises (widening
+/// multiply-adds); integer, so any order of the sum gives the same result.
+#[inline(always)]
+fn dot_clipped(a: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+    a.iter()
+        .zip(w)
+        .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
+        .sum()
+}
+
+/// Both perspectives' first-layer sums, White's then Black's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Accumulator(pub [[i16; HIDDEN]; 2]);
+
+/// How a rule set maps to the network's inputs; None for rules it has no
+/// inputs for.
+#[derive(Clone, Debug)]
+pub struct InputMap {
+    /// Frame index of every cell of the board.
+    frame: [u8; 64],
+    /// The active rule inputs.
+    rules: Vec<u16>,
+}
+
+impl InputMap {
+    pub fn new(variant: &Variant) -> Option<InputMap> {
+        let board = BOARDS
+            .iter()
+            .position(|&b| b == (variant.rows, variant.cols))?;
+        if usize::from(variant.pieces) > MAX_HAND {
+            return None;
+        }
+        let mut frame = [0; 64];
+        let cols = usize::from(variant.cols);
+        for (cell, f) in frame
+            .iter_mut()
+            .enumerate()
+            .take(usize::from(variant.rows) * cols)
+        {
+            *f = ((cell / cols) * FRAME + cell % cols) as u8;
+        }
+        let removal = match variant.removal {
+            Removal::Board => 0,
+            Removal::BoardOrHand => 1,
+            Removal::BoardThenHand => 2,
+            Removal::None => 3,
+        };
+        let win = match variant.win {
+            WinCondition::OneLeft => 4,
+            WinCondition::CaptureAll => 5,
+        };
+        let no_moves = match variant.no_moves {
+            NoMoves::Loses => 6,
+            NoMoves::MorePieces => 7,
+        };
+        let mut rules = vec![removal, win, no_moves];
+        let flags = [
+            variant.mandatory_capture,
+            variant.multi_jump,
+            variant.bonus_turn,
+            variant.jump_own,
+            variant.three_draw,
+        ];
+        rules.extend((0..5).filter(|&i| flags[i]).map(|i| 8 + i as u16));
+        rules.push(13 + board as u16);
+        Some(InputMap {
+            frame,
+            rules: rules.into_iter().map(|r| r + RULES as u16).collect(),
+        })
+    }
+
+    /// Every active input of `pos` from `perspective`'s point of view.
+    pub fn active(&self, pos: &Position, perspective: Player) -> Vec<u16> {
+        let mut out = self.rules.clone();
+        for (colour, base) in [(perspective, OWN_CELL), (!perspective, ENEMY_CELL)] {
+            out.extend(pos.pieces(colour).map(|c| self.cell(base, c)));
+        }
+        out.extend(scalar_inputs(pos, perspective).into_iter().flatten());
+        out
+    }
+
+    #[inline(always)]
+    fn cell(&self, base: usize, cell: u8) -> u16 {
+        (base + usize::from(self.frame[usize::from(cell)])) as u16
+    }
+}
+
+/// The hand and owed-removal inputs of `pos` from `perspective`.
+#[inline(always)]
+fn scalar_inputs(pos: &Position, perspective: Player) -> [Option<u16>; 3] {
+    let hand = |p: Player, base: usize| (base + (pos.hand(p) as usize).min(MAX_HAND)) as u16;
+    let owed = pos.owed_removals() as usize;
+    let owed_input = (owed > 0).then(|| {
+        let base = if pos.side_to_move() == perspective {
+            OWN_OWED
+        } else {
+            ENEMY_OWED
+        };
+        (base + owed.min(OWED_SLOTS) - 1) as u16
+    });
+    [
+        Some(hand(perspective, OWN_HAND)),
+        Some(hand(!perspective, ENEMY_HAND)),
+        owed_input,
+    ]
+}
+
+impl Network {
+    /// The accumulator of `pos` computed from scratch.
+    pub fn refresh(&self, map: &InputMap, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator([self.ft_bias; 2]);
+        for p in Player::BOTH {
+            for i in map.active(pos, p) {
+                add(&mut acc.0[p.index()], &self.ft_weights[usize::from(i)]);
+            }
+        }
+        acc
+    }
+
+    /// `child`'s accumulator from `parent`'s (`acc`, updated in place):
+    /// only the inputs that differ between the two positions.
+    #[inline]
+    pub fn update(
+        &self,
+        map: &InputMap,
+        acc: &mut Accumulator,
+        parent: &Position,
+        child: &Position,
+    ) {
+        for p in Player::BOTH {
+            let a = &mut acc.0[p.index()];
+            for (colour, base) in [(p, OWN_CELL), (!p, ENEMY_CELL)] {
+                let (before, after) = (parent.pieces(colour), child.pieces(colour));
+                let changed = before ^ after;
+                for c in changed & before {
+                    sub(a, &self.ft_weights[usize::from(map.cell(base, c))]);
+                }
+                for c in changed & after {
+                    add(a, &self.ft_weights[usize::from(map.cell(base, c))]);
+                }
+            }
+            let (before, after) = (scalar_inputs(parent, p), scalar_inputs(child, p));
+            for (b, c) in before.into_iter().zip(after) {
+                if b != c {
+                    if let Some(i) = b {
+                        sub(a, &self.ft_weights[usize::from(i)]);
+                    }
+                    if let Some(i) = c {
+                        add(a, &self.ft_weights[usize::from(i)]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn add(a: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
+    for (a, &w) in a.iter_mut().zip(w) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+#[inline(always)]
+fn sub(a: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
+    for (a, &w) in a.iter_mut().zip(w) {
+        *a = a.wrapping_sub(w);
+    }
+}
+
+/// The network's evaluation along one search path: the position and
+/// accumulator of every ply, the accumulators brought up to date only
+/// when a position is evaluated.
+pub struct NnueStack {
+    net: &'static Network,
+    map: InputMap,
+    positions: Vec<Position>,
+    accs: Vec<Accumulator>,
+    /// `accs[ply]` belongs to `positions[ply]`.
+    valid: Vec<bool>,
+}
+
+impl NnueStack {
+    /// None when the network has no inputs for these rules (or the
+    /// embedded network does not read).
+    pub fn new(rules: &Rules, plies: usize) -> Option<NnueStack> {
+        NnueStack::with_network(Network::embedded()?, rules, plies)
+    }
+
+    pub fn with_network(net: &'static Network, rules: &Rules, plies: usize) -> Option<NnueStack> {
+        let map = InputMap::new(rules.variant())?;
+        let start = rules.start_position();
+        Some(NnueStack {
+            net,
+            map,
+            positions: vec![start; plies],
+            accs: vec![Accumulator([[0; HIDDEN]; 2]); plies],
+            valid: vec![false; plies],
+        })
+    }
+
+    /// The search reached `pos` at `ply` (every shallower ply holds its
+    /// ancestors).
+    #[inline(always)]
+    pub fn set(&mut self, ply: usize, pos: &Position) {
+        self.positions[ply] = *pos;
+        self.valid[ply] = false;
+    }
+
+    /// The accumulator of the position at `ply`, brought up to date from
+    /// the nearest known ancestor (from scratch at the root).
+    pub fn accumulator(&mut self, ply: usize) -> &Accumulator {
+        let mut known = ply;
+        while known > 0 && !self.valid[known] {
+            known -= 1;
+        }
+        if !self.valid[known] {
+            self.accs[known] = self.net.refresh(&self.map, &self.positions[known]);
+            self.valid[known] = true;
+        }
+        for i in known + 1..=ply {
+            let (done, rest) = self.accs.split_at_mut(i);
+            rest[0] = done[i - 1];
+            self.net.update(
+                &self.map,
+                &mut rest[0],
+                &self.positions[i - 1],
+                &self.positions[i],
+            );
+            self.valid[i] = true;
+        }
+        &self.accs[ply]
+    }
+
+    /// The evaluation of `pos`, the position at `ply`, for the side to move, in
+    /// centipawns, shrunk as plies pass without a capture like the fitted
+    /// evaluation.
+    #[inline]
+    pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
+        let acc = *self.accumulator(ply);
+        // In the crate's own tests every evaluation the search makes is
+        // checked against a refresh of the position it asks about, which
+        // proves that the search's `set` calls keep the stack on its path.
+        #[cfg(test)]
+        assert_eq!(
+            (self.positions[ply], acc),
+            (*pos, self.net.refresh(&self.map, pos))
+        );
+        shrink(self.net.centipawns(&acc, pos.side_to_move()), pos)
+    }
+}
+
+/// The evaluation shrinks by up to a half as plies pass without a
+/// capture (`eval::PROGRESS_CAP`): the same pull towards captures the
+/// fitted evaluation has, outside the network, which does not see the
+/// counter.
+#[inline(always)]
+fn shrink(cp: i32, pos: &Position) -> i32 {
+    let stale = pos.plies_since_capture().min(PROGRESS_CAP) as i32;
+    cp - cp * stale / PROGRESS_SPAN
+}
+
+/// The network's evaluation of one position from scratch (the `eval`
+/// command); None for rules it has no inputs for.
+pub fn evaluate(rules: &Rules, pos: &Position) -> Option<i32> {
+    let net = Network::embedded()?;
+    let map = InputMap::new(rules.variant())?;
+    let acc = net.refresh(&map, pos);
+    Some(shrink(net.centipawns(&acc, pos.side_to_move()), pos))
+}
+
+/// The active inputs of `pos`, side to move's perspective first: what the
+/// training data holds for each position.
+pub fn training_inputs(rules: &Rules, pos: &Position) -> Option<[Vec<u16>; 2]> {
+    let map = InputMap::new(rules.variant())?;
+    let us = pos.side_to_move();
+    Some([map.active(pos, us), map.active(pos, !us)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_network_reads() {
+        assert!(Network::read(EMBEDDED).is_ok());
+        assert!(Network::embedded().is_some());
+    }
+
+    #[test]
+    fn damaged_files_are_refused_by_name() {
+        let mut bytes = EMBEDDED.to_vec();
+        let last = bytes.len() - 10;
+        bytes[last] ^= 1;
+        assert!(matches!(
+            Network::read(&bytes),
+            Err(FormatError::Checksum { .. })
+        ));
+        assert_eq!(
+            Network::read(&bytes[..20]).err(),
+            Some(FormatError::TooShort)
+        );
+        assert_eq!(
+            Network::read(&bytes[..bytes.len() - 2]).err(),
+            Some(FormatError::Length {
+                expected: bytes.len(),
+                found: bytes.len() - 2
+            })
+        );
+        let mut other = EMBEDDED.to_vec();
+        other[8] = 9;
+        assert_eq!(Network::read(&other).err(), Some(FormatError::Version(9)));
+        other[0] = b'X';
+        assert_eq!(Network::read(&other).err(), Some(FormatError::BadMagic));
+    }
+
+    #[test]
+    fn the_vectorised_dot_equals_the_plain_sum() {
+        let net = Network::embedded().unwrap();
+        let rules = Rules::standard();
+        let pos = rules.parse_position("6/2W3/1BWB2/2B3/6 b 8 8 7 5").unwrap();
+        let acc = net.refresh(&InputMap::new(rules.variant()).unwrap(), &pos);
+        for side in Player::BOTH {
+            let mut plain: i64 = i64::from(net.out_bias);
+            for half in 0..2 {
+                let a = &acc.0[if half == 0 { side } else { !side }.index()];
+                for (&a, &w) in a.iter().zip(&net.out_weights[half]) {
+                    plain += i64::from(a).clamp(0, i64::from(QA)) * i64::from(w);
+                }
+            }
+            assert_eq!(i64::from(net.raw_output(&acc, side)), plain);
+        }
+    }
+
+    #[test]
+    fn rules_without_inputs_have_no_network() {
+        let big = Variant::from_spec("rows=7,cols=7").unwrap();
+        assert!(InputMap::new(&big).is_none());
+        let many = Variant::from_spec("pieces=20").unwrap();
+        assert!(InputMap::new(&many).is_none());
+        for preset in Variant::PRESETS {
+            assert!(InputMap::new(&preset.variant).is_some(), "{}", preset.name);
+        }
+    }
+
+    /// Inputs are distinct, inside the layout, and swap between the two
+    /// perspectives (an own piece for one is an enemy piece for the other).
+    #[test]
+    fn perspectives_mirror_each_other() {
+        let rules = Rules::standard();
+        let pos = rules.parse_position("6/2W3/1BWB2/2B3/6 b 8 8 7 5").unwrap();
+        let map = InputMap::new(rules.variant()).unwrap();
+        let (w, b) = (
+            map.active(&pos, Player::White),
+            map.active(&pos, Player::Black),
+        );
+        let swap = |i: u16| {
+            let i = usize::from(i);
+            (match i {
+                _ if i < ENEMY_CELL => i + CELLS,
+                _ if i < OWN_HAND => i - CELLS,
+                _ if i < ENEMY_HAND => i + HAND_SLOTS,
+                _ if i < OWN_OWED => i - HAND_SLOTS,
+                _ => i,
+            }) as u16
+        };
+        let mut mirrored: Vec<u16> = w.iter().map(|&i| swap(i)).collect();
+        let mut b_sorted = b.clone();
+        mirrored.sort_unstable();
+        b_sorted.sort_unstable();
+        assert_eq!(mirrored, b_sorted);
+        assert!(w.iter().all(|&i| usize::from(i) < INPUTS));
+        let mut dedup = w.clone();
+        dedup.sort_unstable();
+        dedup.dedup();
+        assert_eq!(dedup.len(), w.len());
+    }
+
+    /// Float outputs of held-out positions written by the trainer with the
+    /// network it exported (`scripts/train_nnue.py`).
+    const FIXTURE: &str = include_str!("nnue_fixture.txt");
+    /// Rounding each first-layer weight to 1/QA and each output weight to
+    /// 1/QB, and the output to whole centipawns: 1.1 cp at most on the
+    /// fixture of the first trained network (with QA 255 and QB 64 it was
+    /// 9.7 cp, which is why the scales are larger).
+    const FIXTURE_TOLERANCE_CP: f64 = 3.0;
+
+    #[test]
+    fn integer_inference_matches_the_trainer() {
+        let net = Network::embedded().unwrap();
+        let (mut checked, mut worst) = (0, 0f64);
+        for line in FIXTURE.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let rules = Rules::new(Variant::from_spec(fields[0]).unwrap()).unwrap();
+            let pos = rules.parse_position(fields[1]).unwrap();
+            let float: f64 = fields[2].parse().unwrap();
+            let acc = net.refresh(&InputMap::new(rules.variant()).unwrap(), &pos);
+            let int = f64::from(net.centipawns(&acc, pos.side_to_move()));
+            assert!(
+                (int - float).abs() <= FIXTURE_TOLERANCE_CP,
+                "{line}: engine {int}, trainer {float}"
+            );
+            checked += 1;
+            worst = worst.max((int - float).abs());
+        }
+        assert!(checked >= 10, "only {checked} fixture positions");
+        eprintln!("{checked} positions, largest difference {worst:.2} cp");
+    }
+
+    /// What a random walk went through, so that the test can insist on it.
+    #[derive(Default)]
+    struct Seen {
+        captures: u32,
+        removals: u32,
+        hand_removals: u32,
+        multi_jumps: u32,
+        bonus_turns: u32,
+        owed: u32,
+    }
+
+    /// Random walks that go down and back up like a search, through every
+    /// kind of move (captures preferred, some split into a jump and its
+    /// owed removals): after every step the incrementally updated
+    /// accumulator equals a refresh from scratch.
+    #[test]
+    fn the_incremental_accumulator_equals_a_refresh_in_every_preset() {
+        let net = Network::embedded().unwrap();
+        for preset in Variant::PRESETS {
+            let rules = Rules::new(preset.variant).unwrap();
+            let mut stack = NnueStack::with_network(net, &rules, 64).unwrap();
+            let mut rng = crate::rng::SplitMix64::new(7);
+            let mut seen = Seen::default();
+            for _ in 0..40 {
+                walk(&rules, &mut stack, &mut rng, &mut seen);
+            }
+            let name = preset.name;
+            assert!(
+                seen.captures > 20 && seen.removals > 10 && seen.owed > 5,
+                "{name}"
+            );
+            if preset.variant.multi_jump {
+                assert!(seen.multi_jumps > 0, "{name}");
+            }
+            if preset.variant.bonus_turn {
+                assert!(seen.bonus_turns > 0, "{name}");
+            }
+            if name == "hand-removal" {
+                assert!(seen.hand_removals > 0, "{name}");
+            }
+        }
+    }
+
+    fn walk(
+        rules: &Rules,
+        stack: &mut NnueStack,
+        rng: &mut crate::rng::SplitMix64,
+        seen: &mut Seen,
+    ) {
+        let mut path = vec![rules.start_position()];
+        stack.set(0, &path[0]);
+        let mut list = crate::rules::MoveList::new();
+        for _ in 0..120 {
+            // Back up a few plies now and then, as a search does.
+            if path.len() > 3 && rng.below(4) == 0 {
+                let keep = path.len() - 1 - rng.below(3);
+                path.truncate(keep);
+            }
+            let pos = *path.last().unwrap();
+            rules.legal_moves(&pos, &mut list);
+            let moves: Vec<_> = list.iter().copied().collect();
+            if moves.is_empty() || rules.status(&pos).is_some() || path.len() >= 60 {
+                break;
+            }
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).copied().collect();
+            let mv = if !captures.is_empty() && rng.below(3) > 0 {
+                captures[rng.below(captures.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            let split = rng.below(3) == 0;
+            let children = match rules.split_capture(&pos, &mv) {
+                Some((jumped, finish)) if split => vec![jumped, rules.after(&jumped, &finish)],
+                _ => vec![rules.after(&pos, &mv)],
+            };
+            seen.captures += u32::from(mv.is_capture());
+            seen.removals += mv.removed().count() + mv.hand_removed();
+            seen.hand_removals += mv.hand_removed();
+            seen.multi_jumps += u32::from(mv.captured().count() > 1);
+            seen.owed += u32::from(children.len() > 1);
+            seen.bonus_turns += u32::from(
+                mv.is_capture() && children.last().unwrap().side_to_move() == pos.side_to_move(),
+            );
+            for child in children {
+                path.push(child);
+                let ply = path.len() - 1;
+                stack.set(ply, &child);
+                // Evaluate only some positions: the update then spans
+                // several plies at once.
+                if rng.below(2) == 0 {
+                    let map = InputMap::new(rules.variant()).unwrap();
+                    let fresh = stack.net.refresh(&map, &child);
+                    assert_eq!(
+                        *stack.accumulator(ply),
+                        fresh,
+                        "{}",
+                        rules.position_text(&child)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Searches with the network in every preset; each evaluation is
+    /// checked against a refresh (`NnueStack::evaluate` under test).
+    #[test]
+    fn searches_keep_the_accumulators_on_their_path() {
+        use crate::search::{Limits, SearchOptions, SearchRequest, Signals, driver, tt};
+        let mut options = SearchOptions::default();
+        options.features.nnue = true;
+        for (spec, text) in crate::search::bench::POSITIONS {
+            let rules = Rules::new(Variant::from_spec(spec).unwrap()).unwrap();
+            let pos = rules.parse_position(text).unwrap();
+            let game = crate::rules::Game::from_position(rules, pos);
+            let request = SearchRequest {
+                limits: Limits {
+                    depth: Some(5),
+                    ..Limits::default()
+                },
+                searchmoves: Vec::new(),
+            };
+            let table = tt::TranspositionTable::new(1);
+            let result = driver::search(
+                &game,
+                &request,
+                &options,
+                &table,
+                &Signals::default(),
+                &mut |_| {},
+            );
+            assert!(result.best.is_some(), "{spec}");
+        }
+    }
+}
