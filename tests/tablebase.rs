@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use yote::rules::{Rules, Variant};
+use yote::rules::{MoveList, Rules, Variant};
 use yote::tablebase::file::{self, TableFileError};
 use yote::tablebase::format::FormatError;
 use yote::tablebase::generate::Silent;

@@ -175,7 +175,7 @@ fn solve_one(
     let solved = solve_pair(&probed, pair, request.threads, &|n| progress.advance(n));
     drop(probed);
     for table in solved {
-        file::write(dir, &spec, &table)?;
+        file::write(dir, &spec, &table, request.threads)?;
         report.positions_solved += table.index.size();
         report.solved.push(table.class());
     }
