@@ -226,10 +226,18 @@ impl Engines {
             return;
         };
         hub.publish("analysis", &json!({"running": true}));
-        // Nobody left to see the lines (the tab closed): stop thinking.
+        // Nobody left to see the lines (the tab closed): stop thinking. The
+        // page opens its event stream only once the analysis has started,
+        // so the first lines may come before it: a tab counts as gone only
+        // after it was seen, or when none came within the grace period.
+        let started = std::time::Instant::now();
+        let mut seen = false;
         let mut on_info = |line: &str| {
             hub.publish("info", &info_json(SLOT, line));
-            if hub.subscribers() == 0 {
+            let watched = hub.subscribers() > 0;
+            seen |= watched;
+            let gone = seen || started.elapsed() > std::time::Duration::from_secs(10);
+            if !watched && gone {
                 stop.store(true, Ordering::Relaxed);
             }
         };
