@@ -234,8 +234,19 @@ class Suite:
         texts = self.driver.execute_script(
             "return [...document.querySelectorAll('[data-role=\"lines\"] > li')].map((li) => li.innerText)")
         assert len(texts) >= 3 and all("depth" in t and "nps" in t for t in texts), texts
-        first = self.els('[data-role="lines"] > li')[0].get_attribute("data-pv").split()[0]
-        self.els('[data-role="lines"] > li')[0].click()
+        # The last lines may still be redrawn just after the stop: a line
+        # replaced under the click is clicked again.
+        picked = []
+
+        def click_first_line():
+            line = self.els('[data-role="lines"] > li')[0]
+            move = line.get_attribute("data-pv").split()[0]
+            line.click()
+            picked.append(move)
+            return True
+
+        self.until("a line clicked", click_first_line)
+        first = picked[-1]
         self.until("the line's move played", lambda: self.plies() == 3)
         assert self.els('[data-role="moves"] > li')[2].get_attribute("textContent") == first
         # The editor: a position the engine refuses shows its error.
