@@ -291,7 +291,7 @@ impl RecordReader {
         self.lines += 1;
         let line = self.lines;
         let raw = if line == 1 {
-            raw.strip_prefix('\u{feff}').unwrap_or(raw)
+            crate::textfile::without_bom(raw)
         } else {
             raw
         };
