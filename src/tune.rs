@@ -605,7 +605,7 @@ mod tests {
     /// stays the game's result, as in the search.
     #[test]
     fn table_positions_are_labelled_by_their_exact_value() {
-        use crate::tablebase::{Request, Shard, Value, generate::Silent};
+        use crate::tablebase::{Metric, Request, Shard, Value, generate::Silent};
         let dir = std::env::temp_dir().join(format!("yote-tune-tables-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let rules = Rules::standard();
@@ -614,6 +614,7 @@ mod tests {
             dir: Some(dir.join("tb")),
             shard: Shard::ALL,
             threads: 1,
+            metric: Metric::Dtm,
         };
         let (tables, _) = tablebase::generate(&rules, &request, &Silent).unwrap();
         let wins = quiet_table_positions(&tables, &rules, |v| matches!(v, Value::Win(d) if d >= 3));

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use yote::rules::{Rules, Variant};
 use yote::tablebase::bound::generate_bounded;
 use yote::tablebase::generate::Silent;
-use yote::tablebase::{Request, Shard, generate};
+use yote::tablebase::{Metric, Request, Shard, generate};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("yote-bound-{name}-{}", std::process::id()));
@@ -26,6 +26,7 @@ fn request(pieces: u32, dir: &Path) -> Request {
         dir: Some(dir.to_path_buf()),
         shard: Shard::ALL,
         threads: 2,
+        metric: Metric::Dtm,
     }
 }
 
@@ -68,6 +69,7 @@ fn bounded_generation_needs_a_directory() {
         dir: None,
         shard: Shard::ALL,
         threads: 1,
+        metric: Metric::Dtm,
     };
     let refused = generate_bounded(&rules, &request, &Silent).unwrap_err();
     assert!(refused.to_string().contains("--dir"), "{refused}");

@@ -10,7 +10,7 @@ use std::process::Command;
 use yote::rules::{Player, Position, Rules, Variant};
 use yote::tablebase::generate::Silent;
 use yote::tablebase::perfect::{Solved, optimal_moves, perfect_game};
-use yote::tablebase::{Request, Shard, Tablebase, Value, generate};
+use yote::tablebase::{Metric, Request, Shard, Tablebase, Value, generate};
 
 const BIN: &str = env!("CARGO_BIN_EXE_yote");
 
@@ -25,6 +25,7 @@ fn solve(rules: &Rules) -> Tablebase {
         dir: None,
         shard: Shard::ALL,
         threads: 1,
+        metric: Metric::Dtm,
     };
     generate(rules, &request, &Silent).unwrap().0
 }

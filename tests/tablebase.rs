@@ -9,7 +9,7 @@ use yote::tablebase::file::{self, TableFileError};
 use yote::tablebase::format::FormatError;
 use yote::tablebase::generate::Silent;
 use yote::tablebase::verify::verify;
-use yote::tablebase::{Class, Request, Shard, Tablebase, Value, generate, load_dir, read_dir};
+use yote::tablebase::{Class, Metric, Request, Shard, Tablebase, Value, generate, load_dir, read_dir};
 
 #[path = "support/brute_force.rs"]
 mod brute_force;
@@ -30,6 +30,7 @@ fn solve(rules: &Rules, pieces: u32, dir: Option<PathBuf>) -> Tablebase {
         dir,
         shard: Shard::ALL,
         threads: 2,
+        metric: Metric::Dtm,
     };
     generate(rules, &request, &Silent).unwrap().0
 }
@@ -265,6 +266,7 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
         dir: Some(dir.clone()),
         shard: Shard::ALL,
         threads: 2,
+        metric: Metric::Dtm,
     };
     let (_, report) = generate(&board, &request, &Silent).unwrap();
     assert_eq!(report.solved, vec![class]);
@@ -277,6 +279,7 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
         dir: Some(dir.clone()),
         shard: Shard::ALL,
         threads: 1,
+        metric: Metric::Dtm,
     };
     let err = generate(&other, &request, &Silent).unwrap_err().to_string();
     assert!(err.contains("made for other rules"), "{err}");
@@ -297,6 +300,7 @@ fn shards_running_at_once_produce_the_same_tables() {
                     dir: Some(dir),
                     shard: Shard { index, count: 3 },
                     threads: 1,
+                    metric: Metric::Dtm,
                 };
                 generate(rules, &request, &Silent).unwrap()
             });

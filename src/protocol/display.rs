@@ -5,7 +5,7 @@ use super::settings::variant_spec;
 use crate::rules::{Game, MoveList, Player, Position, Rules};
 use crate::search::tables::Tables;
 use crate::search::{eval, nnue};
-use crate::tablebase::Value;
+use crate::tablebase::{Metric, Value};
 
 /// The board with rank numbers and file letters, top rank first.
 pub fn board(rules: &Rules, pos: &Position) -> Vec<String> {
@@ -125,11 +125,19 @@ pub fn table_line(tables: &Tables, game: &Game) -> Option<String> {
     let prober = tables.prober(game.rules())?;
     let value = prober.value(game.position(), game.keys())?;
     let side = game.position().side_to_move();
-    let text = match value {
-        Value::Draw => "draw".to_string(),
-        value => format!("{value} plies"),
-    };
-    Some(format!("Tablebase: {text} for {}", player_label(side)))
+    let player = player_label(side);
+    Some(match (value, prober.metric()) {
+        (Value::Draw, _) => format!("Tablebase: draw for {player}"),
+        (value, Metric::Dtm) => format!("Tablebase: {value} plies for {player}"),
+        (Value::Win(d) | Value::Loss(d), Metric::Dtz) => {
+            let result = if matches!(value, Value::Win(_)) {
+                "win"
+            } else {
+                "loss"
+            };
+            format!("Tablebase: {result} for {player}, the next capture in {d} plies")
+        }
+    })
 }
 
 /// `moves` and `query moves`: the legal moves' texts in generation order (none once the game is over),

@@ -5,6 +5,7 @@
 use super::alphabeta::{Control, Features, INF, MAX_PLY, NODE_MOVES, RootMove, Searcher};
 use super::params::Tuning;
 use super::skill::Skill;
+use super::tables::TABLE_WIN;
 use super::time::{GameStage, Limits, TimeBudget};
 use super::tt::{MATE, MATE_BOUND, TranspositionTable};
 use super::{
@@ -13,7 +14,7 @@ use super::{
 };
 use crate::rng::SplitMix64;
 use crate::rules::{Game, Move, MoveList, Outcome, Position, Rules};
-use crate::tablebase::Value;
+use crate::tablebase::{Metric, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -161,8 +162,11 @@ fn run_search(
     let skill = options.skill();
     // Tables make the engine perfect: not for a strength-limited one.
     let tables = options.tables.prober(rules).filter(|_| skill.is_none());
-    if let Some((mv, value, line)) = tables.and_then(|t| t.root_move(game, &moves)) {
-        report_table_move(rules, &root, value, &line, start, on_event);
+    if let Some(prober) = tables
+        && let Some((mv, value, line)) = prober.root_move(game, &moves)
+    {
+        let score = table_score(rules, &root, value, prober.metric(), &line);
+        report_table_move(score, &line, start, on_event);
         wait_for_release(signals, limits);
         return SearchResult {
             best: Some(mv),
@@ -393,14 +397,24 @@ fn report_baseline(
 
 /// The one report of a move chosen by the tables: their exact value as
 /// the score (mates counted in the mover's own moves along the line).
-fn report_table_move(
+/// The score of a table move at the root: with distances to the end, the
+/// exact mate (in the side to move's own moves along the line); with
+/// distances to the next capture, a tablebase win or loss (the length of
+/// the game is not known), nearer captures higher.
+fn table_score(
     rules: &Rules,
     root: &Position,
     value: Value,
+    metric: Metric,
     line: &[Move],
-    start: Instant,
-    on_event: &mut dyn FnMut(SearchEvent),
-) {
+) -> Score {
+    if metric == Metric::Dtz {
+        return match value {
+            Value::Win(d) => Score::Cp(TABLE_WIN - i32::from(d)),
+            Value::Loss(d) => Score::Cp(-TABLE_WIN + i32::from(d)),
+            Value::Draw => Score::Cp(0),
+        };
+    }
     let plies = usize::from(value.distance());
     let own = if line.len() >= plies {
         let mut pos = *root;
@@ -413,11 +427,19 @@ fn report_table_move(
     } else {
         plies.div_ceil(2) as i32
     };
-    let score = match value {
+    match value {
         Value::Win(_) => Score::Mate(own),
         Value::Loss(_) => Score::Mate(-own),
         Value::Draw => Score::Cp(0),
-    };
+    }
+}
+
+fn report_table_move(
+    score: Score,
+    line: &[Move],
+    start: Instant,
+    on_event: &mut dyn FnMut(SearchEvent),
+) {
     on_event(SearchEvent::Info(SearchInfo {
         depth: 1,
         seldepth: line.len().max(1) as u32,

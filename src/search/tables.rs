@@ -10,11 +10,18 @@
 //!   NoCaptureOutcome more-pieces the no-capture limit can turn a drawn
 //!   position into a win for the side with more pieces, so there a draw is
 //!   not trusted.
-//! - A win or loss in d plies: along perfect play every position is new
-//!   (the distance falls every ply), so only two things can intervene.
-//!   NoCaptureDraw (limit L): the d-1 positions before the end have at most
-//!   p + d - 1 plies without capture (p now), so the result stands when
-//!   p + d <= L; otherwise the table is not used. RepetitionDraw (R
+//! - A win or loss at distance d: along the table's line every position is
+//!   new (the distance falls every ply until the next capture), so only two
+//!   things can intervene. NoCaptureDraw (limit L, p plies without capture
+//!   now): with distances to the end (DTM) the d-1 positions before the end
+//!   have at most p + d - 1 plies without capture, so the result stands
+//!   when p + d <= L. With distances to the next capture (DTZ) the first
+//!   stretch fits when p + d <= L, and every later stretch starts at 0 in a
+//!   class of fewer pieces, so it fits when the longest DTZ of those
+//!   classes is at most L. Otherwise the table is not used: with p + d > L
+//!   the loser can hold off the capture until the limit (the win is gone
+//!   under a drawing limit), and the other case is the one the tables
+//!   cannot decide (a later stretch that may not fit). RepetitionDraw (R
 //!   occurrences): a future position can repeat one seen since the last
 //!   capture at most once (future positions are all distinct), so the
 //!   result stands when no position of that window has occurred R - 1
@@ -24,7 +31,7 @@
 use super::alphabeta::MAX_PLY;
 use super::tt::MATE_BOUND;
 use crate::rules::{Game, Move, MoveList, NoCaptureOutcome, Player, Position, Rules, Variant};
-use crate::tablebase::{self, Tablebase, Value, Wdl};
+use crate::tablebase::{self, Metric, Tablebase, Value, Wdl};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -36,6 +43,9 @@ const MAX_WINDOW: usize = 64;
 pub struct Tables {
     set: Option<Arc<Tablebase>>,
     pieces: u32,
+    /// By piece count n: the longest distance of any class of n pieces or
+    /// fewer.
+    longest_up_to: Arc<Vec<u16>>,
 }
 
 impl PartialEq for Tables {
@@ -184,10 +194,25 @@ impl Tables {
             .map(|t| t.class().pieces())
             .max()
             .unwrap_or(0);
-        let summary = format!("tablebases: {count} classes of up to {largest} pieces loaded");
+        let summary = format!(
+            "tablebases: {count} classes of up to {largest} pieces loaded ({})",
+            match set.metric() {
+                Metric::Dtz => "win/draw/loss and distance to the next capture",
+                Metric::Dtm => "win/draw/loss and distance to the end",
+            }
+        );
+        let mut longest_up_to = vec![0u16; largest as usize + 1];
+        for table in set.tables() {
+            let n = table.class().pieces() as usize;
+            longest_up_to[n] = longest_up_to[n].max(table.longest());
+        }
+        for n in 1..longest_up_to.len() {
+            longest_up_to[n] = longest_up_to[n].max(longest_up_to[n - 1]);
+        }
         let tables = Tables {
             set: (count > 0).then(|| Arc::new(set)),
             pieces,
+            longest_up_to: Arc::new(longest_up_to),
         };
         (tables, summary, errors)
     }
@@ -199,6 +224,7 @@ impl Tables {
             == tablebase::file::table_rules(rules.variant());
         same.then(|| Prober {
             set,
+            longest_up_to: &self.longest_up_to,
             pieces: self.pieces.min(set.max_pieces()),
             no_capture_draw: rules.variant().no_capture_draw,
             draw_is_exact: rules.variant().no_capture_draw == 0
@@ -212,6 +238,7 @@ impl Tables {
 #[derive(Clone, Copy)]
 pub struct Prober<'a> {
     set: &'a Tablebase,
+    longest_up_to: &'a [u16],
     pieces: u32,
     no_capture_draw: u32,
     /// No history rule can turn a draw into a win.
@@ -232,28 +259,53 @@ impl Prober<'_> {
         self.trusted(value, pos, keys).then_some(value)
     }
 
+    /// What the tables' distances count.
+    pub fn metric(&self) -> Metric {
+        self.set.metric()
+    }
+
     /// The score of `pos` at `ply` for the search, when the tables hold
-    /// it and the history rules cannot change it. Without a no-capture
-    /// limit only the win/draw/loss file is read: a win scores as a
-    /// tablebase win (below every mate, nearer ones higher) and the root
-    /// finds the fastest line with the distances. Under a limit the
-    /// distance decides whether the win arrives in time, so it is read.
+    /// it and the history rules cannot change it: a win scores as a
+    /// tablebase win (below every mate, nearer ones higher; the root finds
+    /// the line with the distances). Only the win/draw/loss file is read,
+    /// unless a no-capture limit could cut the class's longest distance:
+    /// then the position's own distance decides whether the win arrives in
+    /// time.
     #[inline]
     pub fn leaf_score(&self, pos: &Position, keys: &[u64], ply: usize) -> Option<i32> {
-        if self.no_capture_draw > 0 {
-            return Some(score(self.value(pos, keys)?, ply));
-        }
-        if pos.total(Player::White) + pos.total(Player::Black) > self.pieces {
+        let pieces = pos.total(Player::White) + pos.total(Player::Black);
+        if pieces > self.pieces {
             return None;
         }
-        match self.set.probe_wdl(pos)? {
-            Wdl::Draw => self.draw_is_exact.then_some(0),
-            wdl => {
-                let trusted = self.repetitions_cannot_intervene(pos, keys);
-                let win = TABLE_WIN - ply as i32;
-                trusted.then_some(if wdl == Wdl::Win { win } else { -win })
+        let wdl = self.set.probe_wdl(pos)?;
+        if wdl == Wdl::Draw {
+            return self.draw_is_exact.then_some(0);
+        }
+        if !self.repetitions_cannot_intervene(pos, keys) {
+            return None;
+        }
+        if self.no_capture_draw > 0 {
+            let since_capture = pos.plies_since_capture();
+            let in_time = |d: u16| since_capture + u32::from(d) <= self.no_capture_draw;
+            if !self.later_stretches_fit(pieces)
+                || !(in_time(self.set.longest(pos)) || in_time(self.set.probe(pos)?.distance()))
+            {
+                return None;
             }
         }
+        let win = TABLE_WIN - ply as i32;
+        Some(if wdl == Wdl::Win { win } else { -win })
+    }
+
+    /// Under DTZ, whether every stretch after the next capture (in a class
+    /// of fewer than `pieces` pieces) fits in the no-capture limit.
+    fn later_stretches_fit(&self, pieces: u32) -> bool {
+        if self.set.metric() == Metric::Dtm || self.no_capture_draw == 0 {
+            return true;
+        }
+        let below = (pieces as usize).saturating_sub(1);
+        let longest = self.longest_up_to[below.min(self.longest_up_to.len() - 1)];
+        u32::from(longest) <= self.no_capture_draw
     }
 
     fn trusted(&self, value: Value, pos: &Position, keys: &[u64]) -> bool {
@@ -261,9 +313,13 @@ impl Prober<'_> {
             Value::Draw => return self.draw_is_exact,
             Value::Win(d) | Value::Loss(d) => u32::from(d),
         };
-        let since_capture = pos.plies_since_capture();
-        if self.no_capture_draw > 0 && since_capture + d > self.no_capture_draw {
-            return false;
+        if self.no_capture_draw > 0 {
+            let pieces = pos.total(Player::White) + pos.total(Player::Black);
+            if pos.plies_since_capture() + d > self.no_capture_draw
+                || !self.later_stretches_fit(pieces)
+            {
+                return false;
+            }
         }
         self.repetitions_cannot_intervene(pos, keys)
     }
@@ -304,9 +360,8 @@ impl Prober<'_> {
         let mut pos = *root;
         rules.apply(&mut pos, &mv);
         let mut list = MoveList::new();
-        while line.len() < usize::from(value.distance()).min(MAX_LINE)
-            && rules.status(&pos).is_none()
-        {
+        // To the end of the game (with DTM that is exactly the distance).
+        while line.len() < MAX_LINE && rules.status(&pos).is_none() {
             rules.legal_moves(&pos, &mut list);
             let moves: Vec<Move> = list.iter().copied().collect();
             let Some((next, _)) = self.best_child(rules, &pos, &moves) else {
@@ -319,14 +374,18 @@ impl Prober<'_> {
     }
 
     /// The move with the best table value for the side to move (fastest
-    /// win, slowest loss, else a draw), None if a child has no table.
+    /// win, slowest loss, else a draw, in the tables' metric), None if a
+    /// child has no table.
     fn best_child(&self, rules: &Rules, pos: &Position, moves: &[Move]) -> Option<(Move, Value)> {
         let mut best: Option<(Move, Value)> = None;
         for mv in moves {
             let mut child = *pos;
             rules.apply(&mut child, mv);
             let same = child.side_to_move() == pos.side_to_move();
-            let value = self.set.probe(&child)?.before_move(same);
+            let value = self
+                .set
+                .metric()
+                .before_move(self.set.probe(&child)?, &child, same);
             if best.is_none_or(|(_, b)| value > b) {
                 best = Some((*mv, value));
             }
@@ -341,13 +400,3 @@ pub const TABLE_WIN: i32 = MATE_BOUND - 2 * MAX_PLY as i32;
 
 /// The longest perfect line reported at the root.
 const MAX_LINE: usize = 64;
-
-/// A table value as a search score at `ply` from the root.
-#[inline]
-pub fn score(value: Value, ply: usize) -> i32 {
-    match value {
-        Value::Draw => 0,
-        Value::Win(d) => -super::alphabeta::loss(ply + usize::from(d)),
-        Value::Loss(d) => super::alphabeta::loss(ply + usize::from(d)),
-    }
-}

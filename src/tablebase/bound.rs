@@ -9,6 +9,7 @@ use super::file;
 use super::generate::{Progress, Report, Request, load, wait_for};
 use super::retrograde::solve_pair;
 use super::table::Tablebase;
+use super::value::Metric;
 use crate::rules::{Rules, Variant};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeSet;
@@ -101,7 +102,7 @@ pub fn generate_bounded(
             .iter()
             .enumerate()
         {
-            if on_disk(dir, &spec, pair, cells, progress)? {
+            if on_disk(dir, &spec, pair, cells, request.metric, progress)? {
                 report.kept.extend(pair);
                 progress.advance(pair.iter().map(|c| c.size(cells)).sum());
                 continue;
@@ -134,10 +135,11 @@ fn on_disk(
     spec: &str,
     pair: &[Class],
     cells: u8,
+    metric: Metric,
     progress: &dyn Progress,
 ) -> Result<bool> {
     for &class in pair {
-        if load(dir, spec, class, cells, progress)?.is_none() {
+        if load(dir, spec, class, cells, metric, progress)?.is_none() {
             return Ok(false);
         }
     }
@@ -160,10 +162,10 @@ fn solve_one(
     reset_peak_memory();
     let pair_start = Instant::now();
     let cpu_start = cpu_seconds();
-    let mut probed = Tablebase::new(rules.clone(), request.pieces);
+    let mut probed = Tablebase::new(rules.clone(), request.pieces, request.metric);
     let mut probed_positions = 0;
     for class in probed_by(pair, variant, request.pieces) {
-        let Some(table) = load(dir, &spec, class, cells, progress)? else {
+        let Some(table) = load(dir, &spec, class, cells, request.metric, progress)? else {
             bail!(
                 "class {class}, probed by class {}, is not in the directory",
                 pair[0]
@@ -175,7 +177,7 @@ fn solve_one(
     let solved = solve_pair(&probed, pair, request.threads, &|n| progress.advance(n));
     drop(probed);
     for table in solved {
-        file::write(dir, &spec, &table, request.threads)?;
+        file::write(dir, &spec, &table, request.metric, request.threads)?;
         report.positions_solved += table.index.size();
         report.solved.push(table.class());
     }

@@ -7,7 +7,7 @@ use super::format::{self, Kind};
 use super::generate::{self, Progress, Request, Shard};
 use super::perfect;
 use super::table::{ClassStats, Tablebase};
-use super::value::Value;
+use super::value::{Metric, Value};
 use super::verify::verify;
 use crate::rules::{Position, Rules, Variant};
 use anyhow::{Context, Result, bail};
@@ -50,6 +50,12 @@ pub enum TbCommand {
         /// memory (read from DIR for each pair), not the whole set.
         #[arg(long)]
         memory_bound: bool,
+        /// What the distance files count: `dtz`, the plies to the next
+        /// capture (what the engine needs under NoCaptureDraw, and small),
+        /// or `dtm`, the plies to the end (the fastest win; the
+        /// statistics of `tb stats` in that case are distances to the end).
+        #[arg(long, default_value = "dtz", value_parser = parse_metric)]
+        metric: Metric,
     },
     /// One line per class: positions, wins, draws, losses, longest win,
     /// longest loss (side to move's view).
@@ -101,6 +107,10 @@ pub struct SolveArgs {
     pub dir: Option<PathBuf>,
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+fn parse_metric(text: &str) -> Result<Metric, String> {
+    Metric::parse(text).ok_or_else(|| format!("'{text}': the metric is dtz or dtm"))
 }
 
 fn threads(wanted: Option<usize>) -> usize {
@@ -163,6 +173,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             threads: t,
             yes,
             memory_bound,
+            metric,
         } => {
             let rules = rules_of(&variant)?;
             let shard = match classes {
@@ -183,6 +194,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
                 dir: Some(dir),
                 shard,
                 threads: threads(t),
+                metric,
             };
             let bar = Bar::new();
             let report = match memory_bound {
@@ -203,6 +215,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
         TbCommand::Stats { dir } => {
             existing_dir(&dir)?;
             let tables = load_any(&dir, false)?;
+            println!("# distances: {}", metric_text(tables.metric()));
             for table in tables.tables() {
                 let codes = table
                     .codes()
@@ -410,12 +423,13 @@ fn pack(from: &Path, to: &Path, threads: usize) -> Result<()> {
             continue;
         }
         old_bytes += std::fs::metadata(&legacy)?.len();
-        if file::find(to, &spec, class, cells).is_ok() {
+        if file::find(to, &spec, class, cells, Metric::Dtm).is_ok() {
             continue;
         }
         let class_start = Instant::now();
         let table = file::read_legacy(from, &spec, class, cells)?;
-        file::write(to, &spec, &table, threads)?;
+        // Version 1 held the distance to the end.
+        file::write(to, &spec, &table, Metric::Dtm, threads)?;
         packed += 1;
         eprintln!(
             "class {class} packed in {:.1} s",
@@ -431,7 +445,7 @@ fn pack(from: &Path, to: &Path, threads: usize) -> Result<()> {
         }
         Ok(total)
     };
-    let (wdl, distance) = (size(Kind::Wdl)?, size(Kind::Distance)?);
+    let (wdl, distance) = (size(Kind::Wdl)?, size(Kind::Distance(Metric::Dtm))?);
     println!(
         "packed {packed} classes in {:.1} s: {old_bytes} bytes in version 1, {} in version 2 ({wdl} win/draw/loss, {distance} distance)",
         start.elapsed().as_secs_f64(),
@@ -442,10 +456,21 @@ fn pack(from: &Path, to: &Path, threads: usize) -> Result<()> {
 
 /// `probe`'s lines: the position's value, then every legal move with the
 /// value it leads to for the side that played it, best first.
+/// What a set's distances count, for people.
+fn metric_text(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Dtm => "dtm (plies to the end of the game)",
+        Metric::Dtz => "dtz (plies to the next capture)",
+    }
+}
+
 pub fn probe_lines(tables: &Tablebase, pos: &Position) -> Result<Vec<String>> {
     let rules = tables.rules();
     let value = perfect::value_of(tables, pos)?;
     let mut lines = vec![format!("value {}", value_text(value))];
+    if tables.metric() == Metric::Dtz {
+        lines.push(format!("distances {}", metric_text(Metric::Dtz)));
+    }
     let mut moves = perfect::move_values(tables, pos)?;
     moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     lines.extend(
@@ -481,11 +506,13 @@ pub fn run_solve(args: SolveArgs) -> Result<()> {
         "solve: {} classes, {positions} positions (every class of {pieces} pieces or fewer)",
         classes.len()
     );
+    // The perfect game and its length need the distance to the end.
     let request = Request {
         pieces,
         dir: args.dir,
         shard: Shard::ALL,
         threads: threads(args.threads),
+        metric: Metric::Dtm,
     };
     let bar = Bar::new();
     let (tables, report) = generate::generate(&rules, &request, &bar)?;

@@ -11,6 +11,7 @@ use super::format::{self, FormatError, Kind};
 use super::index::ClassIndex;
 use super::mapped::{self, MappedClass};
 use super::table::{Codes, Table};
+use super::value::Metric;
 use crate::rules::Variant;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Seek, Write};
@@ -82,6 +83,12 @@ pub enum TableFileError {
     },
     /// A version-1 file where version 2 is wanted.
     OldFormat(PathBuf),
+    /// The class's distances are in another metric than the set's.
+    OtherMetric {
+        path: PathBuf,
+        found: Metric,
+        wanted: Metric,
+    },
     Format(PathBuf, FormatError),
 }
 
@@ -109,6 +116,15 @@ impl fmt::Display for TableFileError {
                 p.parent().unwrap_or(Path::new(".")).display()
             ),
             TableFileError::Format(p, e) => write!(f, "{}: {e}", p.display()),
+            TableFileError::OtherMetric {
+                path,
+                found,
+                wanted,
+            } => write!(
+                f,
+                "{}: distances in metric {found}, where these tables are {wanted} (one metric per directory)",
+                path.display()
+            ),
             TableFileError::WrongRules {
                 path,
                 found,
@@ -145,15 +161,21 @@ impl fmt::Display for TableFileError {
 
 impl std::error::Error for TableFileError {}
 
-/// Writes both files of `table` (in memory) into `dir`, atomically each:
-/// a temporary file, then a rename. The distance file goes first, so a
-/// win/draw/loss file (which makes a class count as present) always has
-/// its partner.
-pub fn write(dir: &Path, rules: &str, table: &Table, threads: usize) -> std::io::Result<PathBuf> {
+/// Writes both files of `table` (in memory, its distances in `metric`)
+/// into `dir`, atomically each: a temporary file, then a rename. The
+/// distance file goes first, so a win/draw/loss file (which makes a class
+/// count as present) always has its partner.
+pub fn write(
+    dir: &Path,
+    rules: &str,
+    table: &Table,
+    metric: Metric,
+    threads: usize,
+) -> std::io::Result<PathBuf> {
     let codes = table
         .codes()
         .map_err(|e| std::io::Error::other(e.to_string()))?;
-    for kind in [Kind::Distance, Kind::Wdl] {
+    for kind in [Kind::Distance(metric), Kind::Wdl] {
         let bytes = format::encode(rules, table.class(), &codes, kind, threads);
         write_atomically(&format::path(dir, table.class(), kind), &bytes)?;
     }
@@ -172,11 +194,26 @@ fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&temporary, target)
 }
 
+/// The metric of the distance file `class` has in `dir`, if any (DTZ
+/// first).
+pub fn metric_in(dir: &Path, class: Class) -> Option<Metric> {
+    [Metric::Dtz, Metric::Dtm]
+        .into_iter()
+        .find(|&m| format::path(dir, class, Kind::Distance(m)).exists())
+}
+
 /// Checks the headers of `class`'s two files in `dir` (identity, and size
 /// against the header, reading nothing else) and returns the table to be
-/// probed in place. A version-1 file there is refused with how to
-/// convert it.
-pub fn find(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, TableFileError> {
+/// probed in place, its distances in `metric`. A version-1 file there is
+/// refused with how to convert it, a distance file of the other metric
+/// as such.
+pub fn find(
+    dir: &Path,
+    rules: &str,
+    class: Class,
+    cells: u8,
+    metric: Metric,
+) -> Result<Table, TableFileError> {
     let wdl_path = path(dir, class);
     if !wdl_path.exists() {
         let legacy = legacy_path(dir, class);
@@ -188,18 +225,31 @@ pub fn find(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, T
             std::io::ErrorKind::NotFound.into(),
         ));
     }
+    match metric_in(dir, class) {
+        Some(found) if found != metric => {
+            return Err(TableFileError::OtherMetric {
+                path: format::path(dir, class, Kind::Distance(found)),
+                found,
+                wanted: metric,
+            });
+        }
+        _ => {}
+    }
     let index = ClassIndex::new(class, cells);
-    for kind in Kind::BOTH {
+    let mut longest = 0;
+    for kind in Kind::both(metric) {
         let path = format::path(dir, class, kind);
         let header = mapped::read_header(&path).map_err(|why| match why {
             mapped::HeaderError::Io(e) => TableFileError::Io(path.clone(), e),
             mapped::HeaderError::Format(e) => TableFileError::Format(path.clone(), e),
         })?;
         check_identity(&path, &header, rules, class, index.size(), kind)?;
+        longest = longest.max(header.longest);
     }
+    let files = MappedClass::new(dir, rules, class, metric, longest);
     Ok(Table {
         index,
-        store: super::table::Store::Mapped(Box::new(MappedClass::new(dir, rules, class))),
+        store: super::table::Store::Mapped(Box::new(files)),
     })
 }
 
@@ -236,8 +286,14 @@ fn check_identity(
 
 /// Reads both files of `class` whole, every block checked, into memory
 /// (generation resuming, `tb stats`, `tb verify`).
-pub fn read(dir: &Path, rules: &str, class: Class, cells: u8) -> Result<Table, TableFileError> {
-    let table = find(dir, rules, class, cells)?;
+pub fn read(
+    dir: &Path,
+    rules: &str,
+    class: Class,
+    cells: u8,
+    metric: Metric,
+) -> Result<Table, TableFileError> {
+    let table = find(dir, rules, class, cells, metric)?;
     let codes = table
         .codes()
         .map_err(|e| TableFileError::Format(path(dir, class), e))?

@@ -1,6 +1,7 @@
 //! The on-disk format, version 2: per class a win/draw/loss file (`.ytw`,
-//! what the search probes) and a distance file (`.ytd`, what the root and
-//! the tools need), each cut into blocks of positions that are compressed
+//! what the search probes) and a distance file (what the root, the
+//! no-capture rule and the tools need): `.ytz`, the distance to the next
+//! capture (DTZ), or `.ytd`, the distance to the end (DTM); each cut into blocks of positions that are compressed
 //! and checked on their own, so a probe decodes one small block.
 //!
 //! A file is a text header (the same identity lines as version 1, then the
@@ -19,7 +20,7 @@
 
 use super::class::Class;
 use super::table::Codes;
-use super::value::Value;
+use super::value::{MAX_DISTANCE, Metric, Value};
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: &str = "yote-tablebase";
@@ -28,27 +29,31 @@ pub const FORMAT_VERSION: u32 = 2;
 pub const MAX_HEADER: usize = 4096;
 const INDEX_ENTRY: u64 = 8 + 4;
 
-/// The two files of a class.
+/// The files of a class: win/draw/loss, and the distance in one metric.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     Wdl,
-    Distance,
+    Distance(Metric),
 }
 
 impl Kind {
-    pub const BOTH: [Kind; 2] = [Kind::Wdl, Kind::Distance];
+    /// The two files of a class whose distances are in `metric`.
+    pub fn both(metric: Metric) -> [Kind; 2] {
+        [Kind::Wdl, Kind::Distance(metric)]
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wdl => "wdl",
-            Kind::Distance => "distance",
+            Kind::Distance(metric) => metric.name(),
         }
     }
 
     pub fn extension(self) -> &'static str {
         match self {
             Kind::Wdl => "ytw",
-            Kind::Distance => "ytd",
+            Kind::Distance(Metric::Dtm) => "ytd",
+            Kind::Distance(Metric::Dtz) => "ytz",
         }
     }
 
@@ -58,7 +63,7 @@ impl Kind {
     pub fn block_positions(self) -> u64 {
         match self {
             Kind::Wdl => 16_384,
-            Kind::Distance => 8_192,
+            Kind::Distance(_) => 8_192,
         }
     }
 
@@ -67,7 +72,7 @@ impl Kind {
     fn level(self) -> u8 {
         match self {
             Kind::Wdl => 9,
-            Kind::Distance => 6,
+            Kind::Distance(_) => 6,
         }
     }
 }
@@ -89,6 +94,10 @@ pub struct Header {
     pub positions: u64,
     /// Bytes per decoded value: 0 for 2-bit values, else 1 or 2.
     pub width: u8,
+    /// The longest distance stored (0 in a win/draw/loss file): a class
+    /// whose longest is within reach of the no-capture limit needs no
+    /// distance read.
+    pub longest: u16,
     pub block_positions: u64,
     pub blocks: u64,
     pub data_bytes: u64,
@@ -144,12 +153,13 @@ impl Header {
     fn text(&self) -> String {
         let c = self.class;
         let body = format!(
-            "{MAGIC}\nformat {FORMAT_VERSION}\nkind {}\nrules {}\nclass {}\npositions {}\nwidth {}\nblock {}\nblocks {}\ncompression deflate\ndata {}\nindex-crc32 {:08x}\n",
+            "{MAGIC}\nformat {FORMAT_VERSION}\nkind {}\nrules {}\nclass {}\npositions {}\nwidth {}\nlongest {}\nblock {}\nblocks {}\ncompression deflate\ndata {}\nindex-crc32 {:08x}\n",
             self.kind.name(),
             self.rules,
             c,
             self.positions,
             self.width,
+            self.longest,
             self.block_positions,
             self.blocks,
             self.data_bytes,
@@ -197,8 +207,10 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
     };
     let kind = match field("kind") {
         Some("wdl") => Kind::Wdl,
-        Some("distance") => Kind::Distance,
-        _ => return Err(FormatError::Malformed("kind")),
+        // The first files of format 2 named their distance to the end so.
+        Some("distance") => Kind::Distance(Metric::Dtm),
+        Some(name) => Kind::Distance(Metric::parse(name).ok_or(FormatError::Malformed("kind"))?),
+        None => return Err(FormatError::Malformed("kind")),
     };
     let class_numbers: Vec<u8> = field("class")
         .unwrap_or("")
@@ -216,6 +228,10 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
         class: Class::new(a, b, c, d),
         positions: number("positions", "position count")?,
         width: number("width", "value width")?.min(3) as u8,
+        // Files written before the field: any distance may be there.
+        longest: field("longest")
+            .map_or(Some(MAX_DISTANCE), |t| t.parse::<u16>().ok())
+            .ok_or(FormatError::Malformed("longest distance"))?,
         block_positions: number("block", "block size")?,
         blocks: number("blocks", "block count")?,
         data_bytes: number("data", "data length")?,
@@ -226,7 +242,7 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
     };
     let width_ok = match kind {
         Kind::Wdl => header.width == 0,
-        Kind::Distance => matches!(header.width, 1 | 2),
+        Kind::Distance(_) => matches!(header.width, 1 | 2),
     };
     if !width_ok
         || header.block_positions == 0
@@ -373,7 +389,7 @@ fn raw_values(codes: &Codes, kind: Kind) -> Vec<u8> {
             }
             packed
         }
-        Kind::Distance => {
+        Kind::Distance(_) => {
             let block = kind.block_positions() as usize;
             let mut out = Vec::with_capacity(n * codes.width());
             for start in (0..n).step_by(block) {
@@ -405,7 +421,14 @@ pub fn encode(rules: &str, class: Class, codes: &Codes, kind: Kind, threads: usi
     let raw = raw_values(codes, kind);
     let width = match kind {
         Kind::Wdl => 0,
-        Kind::Distance => codes.width() as u8,
+        Kind::Distance(_) => codes.width() as u8,
+    };
+    let longest = match kind {
+        Kind::Wdl => 0,
+        Kind::Distance(_) => (0..codes.len())
+            .map(|i| Value::decode(codes.get(i)).distance())
+            .max()
+            .unwrap_or(0),
     };
     let block_bytes = match width {
         0 => kind.block_positions() as usize / 4,
@@ -429,6 +452,7 @@ pub fn encode(rules: &str, class: Class, codes: &Codes, kind: Kind, threads: usi
         class,
         positions: codes.len() as u64,
         width,
+        longest,
         block_positions: kind.block_positions(),
         blocks: compressed.len() as u64,
         data_bytes: offset,
@@ -509,7 +533,7 @@ mod tests {
         let codes = sample();
         let class = Class::new(2, 2, 0, 0);
         let wdl = encode("r", class, &codes, Kind::Wdl, 2);
-        let distance = encode("r", class, &codes, Kind::Distance, 2);
+        let distance = encode("r", class, &codes, Kind::Distance(Metric::Dtz), 2);
         let (hw, hd) = (check(&wdl).unwrap(), check(&distance).unwrap());
         let (w, d) = (Blocks::new(&hw, &wdl), Blocks::new(&hd, &distance));
         assert_eq!(w.header.blocks, 3);

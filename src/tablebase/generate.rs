@@ -5,6 +5,7 @@ use super::class::{Class, class_pairs, table_classes};
 use super::file::{self, TableFileError};
 use super::retrograde::solve_pair;
 use super::table::{Table, Tablebase};
+use super::value::Metric;
 use crate::rules::Rules;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,9 @@ pub struct Request {
     pub dir: Option<PathBuf>,
     pub shard: Shard,
     pub threads: usize,
+    /// What the distances count: DTZ (what the engine needs, and small)
+    /// or DTM (the fastest win; what `solve` and the statistics need).
+    pub metric: Metric,
 }
 
 /// What a generation run did.
@@ -81,22 +85,27 @@ impl Progress for Silent {
 }
 
 /// Loads a class from disk when its file is there and sound. A damaged
-/// file is reported and solved again; a file for other rules stops the run
-/// (the directory belongs to another rule set).
+/// file is reported and solved again; a file for other rules or of the
+/// other metric stops the run (the directory belongs to another set).
 pub(crate) fn load(
     dir: &Path,
     spec: &str,
     class: Class,
     cells: u8,
+    metric: Metric,
     progress: &dyn Progress,
 ) -> anyhow::Result<Option<Table>> {
-    match file::read(dir, spec, class, cells) {
+    match file::read(dir, spec, class, cells, metric) {
         Ok(table) => Ok(Some(table)),
         Err(e) if e.is_missing() => Ok(None),
         Err(e @ TableFileError::OldFormat(_)) => Err(anyhow::anyhow!("{e}")),
-        Err(e @ (TableFileError::WrongRules { .. } | TableFileError::Version { .. })) => Err(
-            anyhow::anyhow!("{e}; use another directory for these rules"),
-        ),
+        Err(
+            e @ (TableFileError::WrongRules { .. }
+            | TableFileError::Version { .. }
+            | TableFileError::OtherMetric { .. }),
+        ) => Err(anyhow::anyhow!(
+            "{e}; use another directory for these tables"
+        )),
         Err(e) => {
             progress.note(&format!("{e}; solving it again"));
             Ok(None)
@@ -115,7 +124,7 @@ pub fn generate(
     let variant = rules.variant();
     let cells = rules.geometry().cell_count();
     let spec = file::table_rules(variant);
-    let mut tables = Tablebase::new(rules.clone(), request.pieces);
+    let mut tables = Tablebase::new(rules.clone(), request.pieces, request.metric);
     let mut report = Report::default();
     if let Some(dir) = &request.dir {
         std::fs::create_dir_all(dir)?;
@@ -134,7 +143,7 @@ pub fn generate(
         for stage in &stages {
             for pair in stage {
                 for &class in pair {
-                    if let Some(table) = load(dir, &spec, class, cells, progress)? {
+                    if let Some(table) = load(dir, &spec, class, cells, request.metric, progress)? {
                         on_disk.insert(class, table);
                     }
                 }
@@ -174,7 +183,7 @@ pub fn generate(
             ));
             for table in solved {
                 if let Some(dir) = &request.dir {
-                    file::write(dir, &spec, &table, request.threads)?;
+                    file::write(dir, &spec, &table, request.metric, request.threads)?;
                 }
                 report.positions_solved += table.index.size();
                 report.solved.push(table.class());
@@ -217,7 +226,7 @@ pub(crate) fn wait_for(
         .ok_or_else(|| anyhow::anyhow!("sharded generation needs a shared --dir"))?;
     let mut told = false;
     loop {
-        match file::read(dir, spec, class, cells) {
+        match file::read(dir, spec, class, cells, request.metric) {
             Ok(table) => return Ok(table),
             Err(e) if e.is_missing() => {}
             Err(e) => return Err(e.into()),
@@ -241,10 +250,20 @@ pub fn load_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase,
     }
 }
 
+/// The metric of the first class of up to `max_pieces` pieces found in
+/// `dirs` (a set has one; DTZ when nothing is there).
+fn metric_of(rules: &Rules, dirs: &[PathBuf], max_pieces: u32) -> Metric {
+    table_classes(rules.variant(), max_pieces)
+        .into_iter()
+        .find_map(|class| dirs.iter().find_map(|dir| file::metric_in(dir, class)))
+        .unwrap_or(Metric::Dtz)
+}
+
 /// Finds the tables of up to `max_pieces` pieces for these rules in the
 /// first of `dirs` that holds each class, to be probed in place: only the
-/// headers are read (and the sizes compared with them). Files that are
-/// damaged, made for other rules or of the old format are refused
+/// headers are read (and the sizes compared with them). The set's metric
+/// is that of the first class found. Files that are damaged, made for
+/// other rules, of the other metric or of the old format are refused
 /// (returned, never probed); what is not a regular file is never opened.
 pub fn load_dirs(
     rules: &Rules,
@@ -253,11 +272,12 @@ pub fn load_dirs(
 ) -> (Tablebase, Vec<TableFileError>) {
     let spec = file::table_rules(rules.variant());
     let cells = rules.geometry().cell_count();
-    let mut tables = Tablebase::new(rules.clone(), max_pieces);
+    let metric = metric_of(rules, dirs, max_pieces);
+    let mut tables = Tablebase::new(rules.clone(), max_pieces, metric);
     let mut refused = Vec::new();
     for class in table_classes(rules.variant(), max_pieces) {
         for dir in dirs {
-            match file::find(dir, &spec, class, cells) {
+            match file::find(dir, &spec, class, cells, metric) {
                 Ok(table) => {
                     tables.insert(table);
                     break;
@@ -275,9 +295,10 @@ pub fn load_dirs(
 pub fn read_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase, TableFileError> {
     let spec = file::table_rules(rules.variant());
     let cells = rules.geometry().cell_count();
-    let mut tables = Tablebase::new(rules.clone(), max_pieces);
+    let metric = metric_of(rules, &[dir.to_path_buf()], max_pieces);
+    let mut tables = Tablebase::new(rules.clone(), max_pieces, metric);
     for class in table_classes(rules.variant(), max_pieces) {
-        match file::read(dir, &spec, class, cells) {
+        match file::read(dir, &spec, class, cells, metric) {
             Ok(table) => tables.insert(table),
             Err(e) if e.is_missing() => {}
             Err(e) => return Err(e),

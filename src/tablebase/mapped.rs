@@ -9,7 +9,7 @@
 use super::class::Class;
 use super::format::{self, Blocks, FormatError, Header, Kind};
 use super::table::Codes;
-use super::value::Value;
+use super::value::{Metric, Value};
 use memmap2::Mmap;
 use std::cell::RefCell;
 use std::io::Read;
@@ -166,7 +166,7 @@ impl LazyFile {
             let mut cache = cache.borrow_mut();
             let slots = match self.kind {
                 Kind::Wdl => &mut cache.wdl,
-                Kind::Distance => &mut cache.distance,
+                Kind::Distance(_) => &mut cache.distance,
             };
             let at = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % slots.len();
             let slot = &mut slots[at];
@@ -220,14 +220,17 @@ thread_local! {
 pub struct MappedClass {
     pub wdl: LazyFile,
     pub distance: LazyFile,
+    /// The longest distance, from the distance file's header.
+    pub longest: u16,
 }
 
 impl MappedClass {
-    pub fn new(dir: &Path, rules: &str, class: Class) -> MappedClass {
+    pub fn new(dir: &Path, rules: &str, class: Class, metric: Metric, longest: u16) -> MappedClass {
         let file = |kind| LazyFile::new(format::path(dir, class, kind), rules, class, kind);
         MappedClass {
             wdl: file(Kind::Wdl),
-            distance: file(Kind::Distance),
+            distance: file(Kind::Distance(metric)),
+            longest,
         }
     }
 

@@ -28,4 +28,4 @@ pub mod verify;
 pub use class::Class;
 pub use generate::{Request, Shard, generate, load_dir, load_dirs, read_dir};
 pub use table::{ClassStats, Table, Tablebase};
-pub use value::{Value, Wdl};
+pub use value::{Metric, Value, Wdl};

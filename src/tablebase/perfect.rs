@@ -5,7 +5,7 @@
 
 use super::class::Class;
 use super::table::Tablebase;
-use super::value::Value;
+use super::value::{Metric, Value};
 use crate::rules::{Move, MoveList, Position, Rules};
 use anyhow::{Result, bail};
 
@@ -14,6 +14,9 @@ use anyhow::{Result, bail};
 pub trait Solved {
     fn rules(&self) -> &Rules;
     fn probe(&self, pos: &Position) -> Option<Value>;
+    fn metric(&self) -> Metric {
+        Metric::Dtm
+    }
 }
 
 impl Solved for Tablebase {
@@ -22,6 +25,9 @@ impl Solved for Tablebase {
     }
     fn probe(&self, pos: &Position) -> Option<Value> {
         Tablebase::probe(self, pos)
+    }
+    fn metric(&self) -> Metric {
+        Tablebase::metric(self)
     }
 }
 
@@ -45,7 +51,7 @@ pub fn move_values(tables: &dyn Solved, pos: &Position) -> Result<Vec<(Move, Val
                 rules.move_text(mv)
             )
         };
-        values.push((*mv, v.before_move(same)));
+        values.push((*mv, tables.metric().before_move(v, &child, same)));
     }
     Ok(values)
 }
@@ -80,6 +86,9 @@ pub fn optimal_moves(tables: &dyn Solved, pos: &Position) -> Result<Vec<Move>> {
 /// exactly when the distance reaches zero, as the value said.
 pub fn perfect_game(tables: &dyn Solved, pos: &Position) -> Result<Option<Vec<Move>>> {
     let rules = tables.rules();
+    if tables.metric() != Metric::Dtm {
+        bail!("the perfect game needs the distance to the end (tables of metric dtm)");
+    }
     let first = value_of(tables, pos)?;
     if first == Value::Draw {
         return Ok(None);

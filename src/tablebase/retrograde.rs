@@ -295,16 +295,17 @@ impl Solver<'_> {
             }
             let mut child = pos;
             self.rules.apply(&mut child, mv);
-            let value = self
-                .solved
-                .probe(&child)
-                .unwrap_or_else(|| {
-                    panic!(
-                        "no table for class {} (an exit of {class})",
-                        Class::of(&child)
-                    )
-                })
-                .before_move(child.side_to_move() == Player::White);
+            let value = self.solved.probe(&child).unwrap_or_else(|| {
+                panic!(
+                    "no table for class {} (an exit of {class})",
+                    Class::of(&child)
+                )
+            });
+            let value = self.solved.metric().before_move(
+                value,
+                &child,
+                child.side_to_move() == Player::White,
+            );
             best_exit = best_exit.max(Some(value));
         }
         assert!(step_count <= 255, "more than 255 steps from one position");

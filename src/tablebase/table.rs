@@ -3,7 +3,7 @@
 use super::class::Class;
 use super::index::ClassIndex;
 use super::mapped::MappedClass;
-use super::value::{Value, Wdl};
+use super::value::{MAX_DISTANCE, Metric, Value, Wdl};
 use crate::rules::{MoveList, Position, Rules};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -107,6 +107,15 @@ impl Table {
         }
     }
 
+    /// The longest distance the table holds (a bound: the greatest
+    /// possible for a table just solved in memory).
+    pub fn longest(&self) -> u16 {
+        match &self.store {
+            Store::Memory(_) => MAX_DISTANCE,
+            Store::Mapped(files) => files.longest,
+        }
+    }
+
     /// Every value, decoded whole when the table is in files.
     pub fn codes(&self) -> Result<Cow<'_, Codes>, super::format::FormatError> {
         match &self.store {
@@ -170,26 +179,33 @@ impl std::fmt::Display for ClassStats {
 }
 
 /// The tables of one rule set, by class, for every class of up to
-/// `max_pieces` pieces that has been added.
+/// `max_pieces` pieces that has been added, their distances all in one
+/// metric.
 #[derive(Clone, Debug)]
 pub struct Tablebase {
     rules: Rules,
     max_pieces: u32,
+    metric: Metric,
     tables: Vec<Option<Arc<Table>>>,
 }
 
 impl Tablebase {
-    pub fn new(rules: Rules, max_pieces: u32) -> Tablebase {
+    pub fn new(rules: Rules, max_pieces: u32, metric: Metric) -> Tablebase {
         let side = max_pieces as usize + 1;
         Tablebase {
             rules,
             max_pieces,
+            metric,
             tables: vec![None; side.pow(4)],
         }
     }
 
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     pub fn max_pieces(&self) -> u32 {
@@ -260,6 +276,19 @@ impl Tablebase {
         table.wdl(table.index.index(pos.pieces(us), pos.pieces(!us)))
     }
 
+    /// The longest distance the table of `pos` may hold (0 when the counts
+    /// decide it, the greatest possible when removals are owed).
+    pub fn longest(&self, pos: &Position) -> u16 {
+        if pos.owed_removals() != 0 {
+            return MAX_DISTANCE;
+        }
+        let class = Class::of(pos);
+        if class.value_by_counts(self.rules.variant()).is_some() {
+            return 0;
+        }
+        self.table(class).map_or(MAX_DISTANCE, Table::longest)
+    }
+
     /// A position in the middle of a capture (its jump made, removals
     /// owed) is in no table: the tables hold positions between moves, and
     /// its pieces are not yet those of any class's position. Its value is
@@ -275,7 +304,7 @@ impl Tablebase {
             let mut child = *pos;
             self.rules.apply(&mut child, mv);
             let same = child.side_to_move() == pos.side_to_move();
-            let value = self.probe(&child)?.before_move(same);
+            let value = self.metric.before_move(self.probe(&child)?, &child, same);
             best = best.max(Some(value));
         }
         best

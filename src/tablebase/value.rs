@@ -1,5 +1,6 @@
 //! The exact value of a position for the side to move.
 
+use crate::rules::Position;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -40,6 +41,54 @@ impl From<Value> for Wdl {
             Value::Draw => Wdl::Draw,
             Value::Loss(_) => Wdl::Loss,
         }
+    }
+}
+
+/// What a table's distances count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Plies to the end of the game, the winner winning as fast as it can
+    /// (the fastest win, the perfect game of `solve`).
+    Dtm,
+    /// Plies to the next capture along a winning line, the winner capturing
+    /// as soon as it can (Syzygy's DTZ): what the no-capture rule needs,
+    /// and much smaller on disk.
+    Dtz,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Dtm => "dtm",
+            Metric::Dtz => "dtz",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Metric> {
+        match text {
+            "dtm" => Some(Metric::Dtm),
+            "dtz" => Some(Metric::Dtz),
+            _ => None,
+        }
+    }
+
+    /// The value of a move for the player who made it, from the value of
+    /// the position it led to (`child`). Under DTZ a capture resets the
+    /// count, so only its result is carried back, at one ply.
+    #[inline(always)]
+    pub fn before_move(self, value: Value, child: &Position, same_side: bool) -> Value {
+        let value = match (self, value) {
+            (Metric::Dtz, Value::Win(_)) if child.plies_since_capture() == 0 => Value::Win(0),
+            (Metric::Dtz, Value::Loss(_)) if child.plies_since_capture() == 0 => Value::Loss(0),
+            _ => value,
+        };
+        value.before_move(same_side)
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

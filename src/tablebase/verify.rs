@@ -65,7 +65,8 @@ pub fn verify(tables: &Tablebase, threads: usize) -> Result<u64, Mismatch> {
                                     let mut child = pos;
                                     rules.apply(&mut child, mv);
                                     let same = child.side_to_move() == Player::White;
-                                    Some(best.max(tables.probe(&child)?.before_move(same)))
+                                    let value = tables.probe(&child)?;
+                                    Some(best.max(tables.metric().before_move(value, &child, same)))
                                 })
                             };
                             let stored = table.value(i);
