@@ -9,7 +9,9 @@ use yote::tablebase::file::{self, TableFileError};
 use yote::tablebase::format::FormatError;
 use yote::tablebase::generate::Silent;
 use yote::tablebase::verify::verify;
-use yote::tablebase::{Class, Metric, Request, Shard, Tablebase, Value, generate, load_dir, read_dir};
+use yote::tablebase::{
+    Class, Metric, Request, Shard, Tablebase, Value, generate, load_dir, read_dir,
+};
 
 #[path = "support/brute_force.rs"]
 mod brute_force;
@@ -25,12 +27,16 @@ fn rules(spec: &str) -> Rules {
 }
 
 fn solve(rules: &Rules, pieces: u32, dir: Option<PathBuf>) -> Tablebase {
+    solve_in(rules, pieces, dir, Metric::Dtm)
+}
+
+fn solve_in(rules: &Rules, pieces: u32, dir: Option<PathBuf>, metric: Metric) -> Tablebase {
     let request = Request {
         pieces,
         dir,
         shard: Shard::ALL,
         threads: 2,
-        metric: Metric::Dtm,
+        metric,
     };
     generate(rules, &request, &Silent).unwrap().0
 }
@@ -489,6 +495,114 @@ fn tables_are_trusted_only_where_the_history_rules_cannot_change_the_result() {
     assert!(engine_tables(&base).prober(&other).is_none());
 }
 
+/// Issue 19: with distances to the end a win was used only when the
+/// whole game fitted in the no-capture limit. With distances to the next
+/// capture every stretch between captures must fit, and no more: wins cut
+/// by the limit under DTM are won under DTZ, exactly up to the limit.
+#[test]
+fn under_no_capture_draw_dtz_tables_win_every_win_that_fits_and_only_those() {
+    use yote::rules::Game;
+    use yote::search::tables::Tables;
+    let base = rules("standard,rows=4,cols=4");
+    let (dtz_dir, dtm_dir) = (temp_dir("nocap-dtz"), temp_dir("nocap-dtm"));
+    let dtz = solve_in(&base, 6, Some(dtz_dir.clone()), Metric::Dtz);
+    let dtm = solve_in(&base, 6, Some(dtm_dir.clone()), Metric::Dtm);
+    // The longest stretch between captures in any class of 5 pieces or
+    // fewer: a limit of at least that lets every later stretch fit.
+    let longest_below = dtz
+        .tables()
+        .iter()
+        .filter(|t| t.class().pieces() <= 5)
+        .flat_map(|t| (0..t.index.size()).map(|i| t.value(i).unwrap().distance()))
+        .max()
+        .unwrap();
+    let limit = u32::from(longest_below) + 10;
+    let limited = rules(&format!("standard,rows=4,cols=4,no_capture_draw={limit}"));
+    let load = |dir: &PathBuf, rules: &Rules| {
+        let (tables, _, errors) = Tables::load(dir.to_str().unwrap(), 6, rules);
+        assert!(errors.is_empty(), "{errors:?}");
+        tables
+    };
+    let (dtz_tables, dtm_tables) = (load(&dtz_dir, &limited), load(&dtm_dir, &limited));
+    let mut engine = yote::search::Engine::new(yote::search::SearchOptions {
+        tables: dtz_tables.clone(),
+        hash_mb: 1,
+        ..yote::search::SearchOptions::default()
+    });
+    let mut won = 0;
+    for table in dtz.tables().into_iter().filter(|t| t.class().pieces() == 6) {
+        let by_dtm = dtm.table(table.class()).unwrap();
+        for i in (0..table.index.size()).step_by(97) {
+            let (Some(Value::Win(z)), Some(Value::Win(m))) = (table.value(i), by_dtm.value(i))
+            else {
+                continue;
+            };
+            let cells = table.position(i);
+            if z >= m || base.status(&cells).is_some() || won == 12 {
+                continue;
+            }
+            // The capture due exactly at the limit: usable by DTZ, not by
+            // DTM (the end is m > z plies away); one ply later, by neither.
+            let at = |plies: u32| {
+                let text = base.position_text(&cells);
+                let mut fields: Vec<String> = text.split(' ').map(str::to_string).collect();
+                fields[4] = plies.to_string();
+                limited.parse_position(&fields.join(" ")).unwrap()
+            };
+            let pos = at(limit - u32::from(z));
+            let keys = [pos.key()];
+            let dtz_prober = dtz_tables.prober(&limited).unwrap();
+            assert_eq!(dtz_prober.value(&pos, &keys), Some(Value::Win(z)));
+            assert_eq!(
+                dtm_tables.prober(&limited).unwrap().value(&pos, &keys),
+                None
+            );
+            let late = at(limit - u32::from(z) + 1);
+            assert_eq!(dtz_prober.value(&late, &[late.key()]), None);
+            // Played out with one node a move on both sides, under the
+            // limit: the side to move wins.
+            let mut game = Game::from_position(limited.clone(), pos);
+            while game.status().is_none() && game.moves().len() < 400 {
+                let mv = best_move_with_one_node(&mut engine, &game);
+                game.play(&mv);
+            }
+            let winner = game.status().and_then(|e| e.winner());
+            assert_eq!(
+                winner,
+                Some(pos.side_to_move()),
+                "{}",
+                limited.position_text(&pos)
+            );
+            won += 1;
+        }
+    }
+    assert_eq!(won, 12, "positions where DTZ is shorter than DTM");
+    // A limit shorter than a later stretch can be: the tables cannot say
+    // whether that stretch will fit, and are not used.
+    let tight = rules("standard,rows=4,cols=4,no_capture_draw=1");
+    let tight_tables = load(&dtz_dir, &tight);
+    let prober = tight_tables.prober(&tight).unwrap();
+    assert!(longest_below > 1);
+    let decisive = dtz
+        .tables()
+        .into_iter()
+        .filter(|t| t.class().pieces() == 6)
+        .flat_map(|t| (0..t.index.size()).map(|i| t.position(i)))
+        .find(|p| matches!(dtz.probe(p), Some(Value::Win(1))) && base.status(p).is_none())
+        .unwrap();
+    assert_eq!(prober.value(&decisive, &[decisive.key()]), None);
+    let loose = limited
+        .parse_position(&base.position_text(&decisive))
+        .unwrap();
+    assert!(
+        dtz_tables
+            .prober(&limited)
+            .unwrap()
+            .value(&loose, &[loose.key()])
+            .is_some()
+    );
+}
+
 #[test]
 fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
     let rules = Rules::standard();
@@ -576,7 +690,8 @@ fn a_capture_owing_its_removals_takes_the_value_of_its_best_removal() {
             "value draw",
             "move xb3 draw",
             "move xf3 loss 2",
-            "move xa5 loss 2"
+            "move xa5 loss 2",
+            "distances dtm (plies to the end of the game)"
         ]
     );
     let set_path = format!("setoption name TablebasePath value {dir}");

@@ -360,8 +360,10 @@ impl Prober<'_> {
         let mut pos = *root;
         rules.apply(&mut pos, &mv);
         let mut list = MoveList::new();
-        // To the end of the game (with DTM that is exactly the distance).
-        while line.len() < MAX_LINE && rules.status(&pos).is_none() {
+        // A win or loss to the end of the game (with DTM exactly the
+        // distance); a draw has no end to show.
+        let longest = if value == Value::Draw { 1 } else { MAX_LINE };
+        while line.len() < longest && rules.status(&pos).is_none() {
             rules.legal_moves(&pos, &mut list);
             let moves: Vec<Move> = list.iter().copied().collect();
             let Some((next, _)) = self.best_child(rules, &pos, &moves) else {

@@ -468,9 +468,6 @@ pub fn probe_lines(tables: &Tablebase, pos: &Position) -> Result<Vec<String>> {
     let rules = tables.rules();
     let value = perfect::value_of(tables, pos)?;
     let mut lines = vec![format!("value {}", value_text(value))];
-    if tables.metric() == Metric::Dtz {
-        lines.push(format!("distances {}", metric_text(Metric::Dtz)));
-    }
     let mut moves = perfect::move_values(tables, pos)?;
     moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     lines.extend(
@@ -478,6 +475,7 @@ pub fn probe_lines(tables: &Tablebase, pos: &Position) -> Result<Vec<String>> {
             .iter()
             .map(|(mv, v)| format!("move {} {}", rules.move_text(mv), value_text(*v))),
     );
+    lines.push(format!("distances {}", metric_text(tables.metric())));
     Ok(lines)
 }
 
