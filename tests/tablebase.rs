@@ -279,6 +279,7 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
     // 2 against 2 pieces, each side's split between board and hand: 9 classes.
     assert_eq!(report.kept.len(), 8);
     assert!(verify(&load_dir(&board, &dir, 4).unwrap(), 2).is_ok());
+    assert!(verify(&read_dir(&board, &dir, 4).unwrap(), 2).is_ok());
     // A directory of other rules is refused, not overwritten.
     let request = Request {
         pieces: 4,
@@ -290,6 +291,42 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
     let err = generate(&other, &request, &Silent).unwrap_err().to_string();
     assert!(err.contains("made for other rules"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 19: the distance files store the wins only; every loss read
+/// back through the files (one ply of search over stored wins) is the
+/// solver's value, in both metrics and under bonus turns (where a capture
+/// keeps the loser on move, so a loss's child can be a derived loss too).
+#[test]
+fn losses_derived_from_stored_wins_read_back_exactly() {
+    for (spec, metric) in [
+        ("rows=4,cols=4", Metric::Dtz),
+        ("rows=4,cols=4", Metric::Dtm),
+        ("rows=3,cols=4,bonus_turn=true,multi_jump=true", Metric::Dtz),
+    ] {
+        let rules = rules(spec);
+        let dir = temp_dir("derived");
+        let solved = solve_in(&rules, 5, Some(dir.clone()), metric);
+        let mapped = load_dir(&rules, &dir, 5).unwrap();
+        let mut losses = 0;
+        for table in solved.tables() {
+            let files = mapped.table(table.class()).unwrap();
+            assert!(files.losses_derived, "{spec}: {}", table.class());
+            for i in 0..table.index.size() {
+                let pos = table.position(i);
+                let value = table.value(i);
+                losses += usize::from(matches!(value, Some(Value::Loss(_))));
+                assert_eq!(
+                    mapped.probe(&pos),
+                    value,
+                    "{spec} {metric}: {}",
+                    rules.position_text(&pos)
+                );
+            }
+        }
+        assert!(losses > 1000, "{spec}: {losses} losses");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]
@@ -312,7 +349,7 @@ fn shards_running_at_once_produce_the_same_tables() {
             });
         }
     });
-    let sharded = load_dir(&rules, &dir, 5).unwrap();
+    let sharded = read_dir(&rules, &dir, 5).unwrap();
     assert_eq!(stats_lines(&sharded), stats_lines(&whole));
     assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
     for bad in ["0/3", "4/3", "3", "a/b"] {
@@ -952,7 +989,7 @@ fn old_format_tables_are_refused_with_how_to_convert_them_and_packed() {
     let n = new.to_str().unwrap();
     let (ok, out, err) = run(&["tb", "pack", "--from", o, "--to", n]);
     assert!(ok && out.starts_with("packed 9 classes"), "{out}{err}");
-    let packed = load_dir(&rules, &new, 4).unwrap();
+    let packed = read_dir(&rules, &new, 4).unwrap();
     assert_eq!(stats_lines(&packed), stats_lines(&tables));
     let (ok, _, err) = run(&["tb", "stats", "--dir", o]);
     assert!(!ok && err.contains("yote tb pack"), "{err}");

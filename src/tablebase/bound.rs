@@ -171,13 +171,26 @@ fn solve_one(
                 pair[0]
             )
         };
+        if table.losses_derived {
+            bail!(
+                "class {class} in {} stores the wins only (written by a whole-set run); \
+                 --memory-bound needs every distance stored: use a whole-set run, or another directory",
+                dir.display()
+            );
+        }
         probed_positions += class.size(cells);
         probed.insert(table);
     }
     let solved = solve_pair(&probed, pair, request.threads, &|n| progress.advance(n));
     drop(probed);
     for table in solved {
-        file::write(dir, &spec, &table, request.metric, request.threads)?;
+        // Every distance stored: a later pair loads this class alone, without
+        // the classes its losses would be derived from.
+        let layout = file::Layout {
+            losses_derived: false,
+            ..request.layout()
+        };
+        file::write(dir, &spec, &table, layout, request.threads)?;
         report.positions_solved += table.index.size();
         report.solved.push(table.class());
     }

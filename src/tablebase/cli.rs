@@ -86,8 +86,10 @@ pub enum TbCommand {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Convert a directory of version-1 tables (`*.ytb`, uncompressed) into
-    /// the compressed format; classes already converted in TO are kept.
+    /// Convert a directory of version-1 tables (`*.ytb`, uncompressed), or
+    /// of format-2 tables that store every distance (`--memory-bound`),
+    /// into the compact format (wins' distances only); classes already
+    /// packed in TO are kept.
     Pack {
         #[arg(long)]
         from: PathBuf,
@@ -214,7 +216,8 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
         }
         TbCommand::Stats { dir } => {
             existing_dir(&dir)?;
-            let tables = load_any(&dir, false)?;
+            // In memory: losses stored as "derived" are filled in first.
+            let tables = load_any(&dir, true)?;
             println!("# distances: {}", metric_text(tables.metric()));
             for table in tables.tables() {
                 let codes = table
@@ -405,11 +408,16 @@ fn load_any(dir: &Path, in_memory: bool) -> Result<Tablebase> {
 /// `to`, one class at a time (memory: one class), classes whose files are
 /// already sound in `to` kept.
 fn pack(from: &Path, to: &Path, threads: usize) -> Result<()> {
-    let Some((rules, max_pieces)) = identify_dir(from, file::LEGACY_EXTENSION)? else {
+    let source = match identify_dir(from, file::LEGACY_EXTENSION)? {
+        Some(found) => Some(found),
+        None => identify_dir(from, Kind::Wdl.extension())?,
+    };
+    let Some((rules, max_pieces)) = source else {
         bail!(
-            "{}: no version-1 table files (*.{})",
+            "{}: no table files to pack (*.{} of version 1, or *.{} of format 2)",
             from.display(),
-            file::LEGACY_EXTENSION
+            file::LEGACY_EXTENSION,
+            Kind::Wdl.extension()
         )
     };
     std::fs::create_dir_all(to).with_context(|| format!("{}", to.display()))?;
@@ -418,44 +426,80 @@ fn pack(from: &Path, to: &Path, threads: usize) -> Result<()> {
     let start = Instant::now();
     let (mut old_bytes, mut packed) = (0u64, 0usize);
     for class in table_classes(rules.variant(), max_pieces) {
-        let legacy = file::legacy_path(from, class);
-        if !legacy.is_file() {
+        let Some((table, metric, bytes)) = pack_source(from, &spec, class, cells)? else {
             continue;
-        }
-        old_bytes += std::fs::metadata(&legacy)?.len();
-        if file::find(to, &spec, class, cells, Metric::Dtm).is_ok() {
+        };
+        old_bytes += bytes;
+        if file::find(to, &spec, class, cells, metric).is_ok_and(|t| t.losses_derived) {
             continue;
         }
         let class_start = Instant::now();
-        let table = file::read_legacy(from, &spec, class, cells)?;
-        // Version 1 held the distance to the end.
-        file::write(to, &spec, &table, Metric::Dtm, threads)?;
+        let layout = file::Layout {
+            metric,
+            losses_derived: true,
+        };
+        file::write(to, &spec, &table, layout, threads)?;
         packed += 1;
         eprintln!(
             "class {class} packed in {:.1} s",
             class_start.elapsed().as_secs_f64()
         );
     }
-    let size = |kind: Kind| -> Result<u64> {
-        let mut total = 0;
-        for class in table_classes(rules.variant(), max_pieces) {
-            if let Ok(m) = std::fs::metadata(format::path(to, class, kind)) {
-                total += m.len();
-            }
-        }
-        Ok(total)
+    let size = |kind: Kind| -> u64 {
+        table_classes(rules.variant(), max_pieces)
+            .into_iter()
+            .filter_map(|class| std::fs::metadata(format::path(to, class, kind)).ok())
+            .map(|m| m.len())
+            .sum()
     };
-    let (wdl, distance) = (size(Kind::Wdl)?, size(Kind::Distance(Metric::Dtm))?);
+    let wdl = size(Kind::Wdl);
+    let distance = size(Kind::Distance(Metric::Dtm)) + size(Kind::Distance(Metric::Dtz));
     println!(
-        "packed {packed} classes in {:.1} s: {old_bytes} bytes in version 1, {} in version 2 ({wdl} win/draw/loss, {distance} distance)",
+        "packed {packed} classes in {:.1} s: {old_bytes} bytes before, {} now ({wdl} win/draw/loss, {distance} distance)",
         start.elapsed().as_secs_f64(),
         wdl + distance
     );
     Ok(())
 }
 
-/// `probe`'s lines: the position's value, then every legal move with the
-/// value it leads to for the side that played it, best first.
+/// A class of `tb pack`'s source directory, every value in memory, with
+/// its metric and the bytes of its files: a version-1 file (distances to
+/// the end), or format-2 files that store every distance (those of
+/// `--memory-bound`, or of earlier versions). None when the class is not
+/// there.
+fn pack_source(
+    from: &Path,
+    spec: &str,
+    class: Class,
+    cells: u8,
+) -> Result<Option<(super::table::Table, Metric, u64)>> {
+    let legacy = file::legacy_path(from, class);
+    if legacy.is_file() {
+        let bytes = std::fs::metadata(&legacy)?.len();
+        return Ok(Some((
+            file::read_legacy(from, spec, class, cells)?,
+            Metric::Dtm,
+            bytes,
+        )));
+    }
+    let Some(metric) = file::metric_in(from, class) else {
+        return Ok(None);
+    };
+    let table = file::read(from, spec, class, cells, metric)?;
+    if table.losses_derived {
+        bail!(
+            "{}: already packed (its distance file stores the wins only)",
+            file::path(from, class).display()
+        );
+    }
+    let bytes = Kind::both(metric)
+        .iter()
+        .filter_map(|&kind| std::fs::metadata(format::path(from, class, kind)).ok())
+        .map(|m| m.len())
+        .sum();
+    Ok(Some((table, metric, bytes)))
+}
+
 /// What a set's distances count, for people.
 fn metric_text(metric: Metric) -> &'static str {
     match metric {
@@ -464,6 +508,8 @@ fn metric_text(metric: Metric) -> &'static str {
     }
 }
 
+/// `probe`'s lines: the position's value, then every legal move with the
+/// value it leads to for the side that played it, best first.
 pub fn probe_lines(tables: &Tablebase, pos: &Position) -> Result<Vec<String>> {
     let rules = tables.rules();
     let value = perfect::value_of(tables, pos)?;

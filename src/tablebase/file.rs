@@ -161,22 +161,32 @@ impl fmt::Display for TableFileError {
 
 impl std::error::Error for TableFileError {}
 
-/// Writes both files of `table` (in memory, its distances in `metric`)
-/// into `dir`, atomically each: a temporary file, then a rename. The
-/// distance file goes first, so a win/draw/loss file (which makes a class
-/// count as present) always has its partner.
+/// How a class's distances are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub metric: Metric,
+    /// Wins only, the losses' distances found by one ply of search.
+    pub losses_derived: bool,
+}
+
+/// Writes both files of `table` (in memory, every value in it) into `dir`,
+/// atomically each: a temporary file, then a rename. The distance file
+/// goes first, so a win/draw/loss file (which makes a class count as
+/// present) always has its partner.
 pub fn write(
     dir: &Path,
     rules: &str,
     table: &Table,
-    metric: Metric,
+    layout: Layout,
     threads: usize,
 ) -> std::io::Result<PathBuf> {
+    assert!(!table.losses_derived, "a table is written from every value");
     let codes = table
         .codes()
         .map_err(|e| std::io::Error::other(e.to_string()))?;
-    for kind in [Kind::Distance(metric), Kind::Wdl] {
-        let bytes = format::encode(rules, table.class(), &codes, kind, threads);
+    for kind in [Kind::Distance(layout.metric), Kind::Wdl] {
+        let derived = layout.losses_derived;
+        let bytes = format::encode(rules, table.class(), &codes, kind, derived, threads);
         write_atomically(&format::path(dir, table.class(), kind), &bytes)?;
     }
     Ok(path(dir, table.class()))
@@ -236,7 +246,7 @@ pub fn find(
         _ => {}
     }
     let index = ClassIndex::new(class, cells);
-    let mut longest = 0;
+    let mut distance = None;
     for kind in Kind::both(metric) {
         let path = format::path(dir, class, kind);
         let header = mapped::read_header(&path).map_err(|why| match why {
@@ -244,11 +254,13 @@ pub fn find(
             mapped::HeaderError::Format(e) => TableFileError::Format(path.clone(), e),
         })?;
         check_identity(&path, &header, rules, class, index.size(), kind)?;
-        longest = longest.max(header.longest);
+        distance = Some(header);
     }
-    let files = MappedClass::new(dir, rules, class, metric, longest);
+    let distance = distance.expect("the distance file was read");
+    let files = MappedClass::new(dir, rules, class, &distance);
     Ok(Table {
         index,
+        losses_derived: distance.losses_derived,
         store: super::table::Store::Mapped(Box::new(files)),
     })
 }
@@ -298,7 +310,10 @@ pub fn read(
         .codes()
         .map_err(|e| TableFileError::Format(path(dir, class), e))?
         .into_owned();
-    Ok(Table::in_memory(table.index, codes))
+    Ok(Table {
+        losses_derived: table.losses_derived,
+        ..Table::in_memory(table.index, codes)
+    })
 }
 
 /// Writes `table` in format version 1 (what `tb pack` converts; kept so

@@ -16,7 +16,12 @@
 //! of each position (2d+1 win in d, 2d+2 loss in d, one or two bytes); a
 //! draw's code is never read (the win/draw/loss file says draw), so draws
 //! repeat the code before them, which lengthens the runs the compressor
-//! sees (Syzygy's "don't care" trick).
+//! sees (Syzygy's "don't care" trick). A file with `losses derived` stores
+//! the wins only: a loss is one ply from wins of the other side (every move
+//! of a lost position leads to one), so its distance is found by probing
+//! its children, and its code is a "don't care" too — that halves the
+//! distance files, where the losing side of lopsided material was most of
+//! the bytes.
 
 use super::class::Class;
 use super::table::Codes;
@@ -98,6 +103,9 @@ pub struct Header {
     /// whose longest is within reach of the no-capture limit needs no
     /// distance read.
     pub longest: u16,
+    /// Losses' distances are not stored (a distance file of wins only):
+    /// one ply of search over the children gives them.
+    pub losses_derived: bool,
     pub block_positions: u64,
     pub blocks: u64,
     pub data_bytes: u64,
@@ -153,13 +161,18 @@ impl Header {
     fn text(&self) -> String {
         let c = self.class;
         let body = format!(
-            "{MAGIC}\nformat {FORMAT_VERSION}\nkind {}\nrules {}\nclass {}\npositions {}\nwidth {}\nlongest {}\nblock {}\nblocks {}\ncompression deflate\ndata {}\nindex-crc32 {:08x}\n",
+            "{MAGIC}\nformat {FORMAT_VERSION}\nkind {}\nrules {}\nclass {}\npositions {}\nwidth {}\nlongest {}\nlosses {}\nblock {}\nblocks {}\ncompression deflate\ndata {}\nindex-crc32 {:08x}\n",
             self.kind.name(),
             self.rules,
             c,
             self.positions,
             self.width,
             self.longest,
+            if self.losses_derived {
+                "derived"
+            } else {
+                "stored"
+            },
             self.block_positions,
             self.blocks,
             self.data_bytes,
@@ -232,6 +245,11 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
         longest: field("longest")
             .map_or(Some(MAX_DISTANCE), |t| t.parse::<u16>().ok())
             .ok_or(FormatError::Malformed("longest distance"))?,
+        losses_derived: match field("losses") {
+            None | Some("stored") => false,
+            Some("derived") => true,
+            Some(_) => return Err(FormatError::Malformed("losses")),
+        },
         block_positions: number("block", "block size")?,
         blocks: number("blocks", "block count")?,
         data_bytes: number("data", "data length")?,
@@ -356,10 +374,17 @@ pub fn symbol_at(bytes: &[u8], i: usize) -> u8 {
     (bytes[i / 4] >> (2 * (i % 4))) & 3
 }
 
-/// A value from its 2-bit symbol and (for a win or loss) its code.
-pub fn value_of(symbol: u8, code: impl FnOnce() -> Option<u16>) -> Option<Value> {
+/// A value from its 2-bit symbol and (for a win or loss) its code. A
+/// loss of a file whose losses are derived reads `Loss(0)`, its distance
+/// to be found by the caller.
+pub fn value_of(
+    symbol: u8,
+    losses_derived: bool,
+    code: impl FnOnce() -> Option<u16>,
+) -> Option<Value> {
     match symbol {
         0 => Some(Value::Draw),
+        2 if losses_derived => Some(Value::Loss(0)),
         1 | 2 => {
             let value = Value::decode(code()?);
             let agrees = matches!((symbol, value), (1, Value::Win(_)) | (2, Value::Loss(_)));
@@ -378,8 +403,10 @@ pub fn code_at(bytes: &[u8], width: u8, i: usize) -> u16 {
     }
 }
 
-/// The raw bytes of one kind for `codes`, before cutting into blocks.
-fn raw_values(codes: &Codes, kind: Kind) -> Vec<u8> {
+/// The raw bytes of one kind for `codes`, before cutting into blocks
+/// (without the losses' distances when they are derived).
+fn raw_values(codes: &Codes, kind: Kind, losses_derived: bool) -> Vec<u8> {
+    let stored = |code: u16| code != 0 && !(losses_derived && code & 1 == 0);
     let n = codes.len();
     match kind {
         Kind::Wdl => {
@@ -397,10 +424,10 @@ fn raw_values(codes: &Codes, kind: Kind) -> Vec<u8> {
                 // A draw repeats the code before it (the block's first
                 // decisive code at the block's start): blocks stay
                 // independent and runs stay long.
-                let mut fill = (start..end).map(|i| codes.get(i)).find(|&c| c != 0);
+                let mut fill = (start..end).map(|i| codes.get(i)).find(|&c| stored(c));
                 for i in start..end {
                     let code = codes.get(i);
-                    if code != 0 {
+                    if stored(code) {
                         fill = Some(code);
                     }
                     let stored = fill.unwrap_or(0);
@@ -416,9 +443,18 @@ fn raw_values(codes: &Codes, kind: Kind) -> Vec<u8> {
 }
 
 /// The complete bytes of the `kind` file of a class, its blocks compressed
-/// on `threads` threads.
-pub fn encode(rules: &str, class: Class, codes: &Codes, kind: Kind, threads: usize) -> Vec<u8> {
-    let raw = raw_values(codes, kind);
+/// on `threads` threads; a distance file without the losses' distances
+/// when `losses_derived`.
+pub fn encode(
+    rules: &str,
+    class: Class,
+    codes: &Codes,
+    kind: Kind,
+    losses_derived: bool,
+    threads: usize,
+) -> Vec<u8> {
+    let losses_derived = losses_derived && kind != Kind::Wdl;
+    let raw = raw_values(codes, kind, losses_derived);
     let width = match kind {
         Kind::Wdl => 0,
         Kind::Distance(_) => codes.width() as u8,
@@ -453,6 +489,7 @@ pub fn encode(rules: &str, class: Class, codes: &Codes, kind: Kind, threads: usi
         positions: codes.len() as u64,
         width,
         longest,
+        losses_derived,
         block_positions: kind.block_positions(),
         blocks: compressed.len() as u64,
         data_bytes: offset,
@@ -490,7 +527,8 @@ fn compress_all(chunks: &[&[u8]], level: u8, threads: usize) -> Vec<Vec<u8>> {
     })
 }
 
-/// Decodes both files' bytes back into the codes of every position.
+/// Decodes both files' bytes back into the codes of every position (a
+/// derived loss as `Loss(0)`).
 pub fn decode_codes(wdl: &Blocks, distance: &Blocks) -> Result<Codes, FormatError> {
     let n = wdl.header.positions as usize;
     if distance.header.positions as usize != n {
@@ -501,9 +539,13 @@ pub fn decode_codes(wdl: &Blocks, distance: &Blocks) -> Result<Codes, FormatErro
     let width = distance.header.width;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let value = value_of(symbol_at(&symbols, i), || Some(code_at(&codes, width, i))).ok_or(
-            FormatError::Malformed("win/draw/loss and distance disagree"),
-        )?;
+        let derived = distance.header.losses_derived;
+        let value = value_of(symbol_at(&symbols, i), derived, || {
+            Some(code_at(&codes, width, i))
+        })
+        .ok_or(FormatError::Malformed(
+            "win/draw/loss and distance disagree",
+        ))?;
         out.push(value.encode());
     }
     Ok(match width {
@@ -532,8 +574,8 @@ mod tests {
     fn both_files_decode_back_to_the_codes() {
         let codes = sample();
         let class = Class::new(2, 2, 0, 0);
-        let wdl = encode("r", class, &codes, Kind::Wdl, 2);
-        let distance = encode("r", class, &codes, Kind::Distance(Metric::Dtz), 2);
+        let wdl = encode("r", class, &codes, Kind::Wdl, false, 2);
+        let distance = encode("r", class, &codes, Kind::Distance(Metric::Dtz), false, 2);
         let (hw, hd) = (check(&wdl).unwrap(), check(&distance).unwrap());
         let (w, d) = (Blocks::new(&hw, &wdl), Blocks::new(&hd, &distance));
         assert_eq!(w.header.blocks, 3);
@@ -543,7 +585,7 @@ mod tests {
     #[test]
     fn a_flipped_bit_is_refused_where_it_is_read() {
         let codes = sample();
-        let wdl = encode("r", Class::new(2, 2, 0, 0), &codes, Kind::Wdl, 1);
+        let wdl = encode("r", Class::new(2, 2, 0, 0), &codes, Kind::Wdl, false, 1);
         let header = parse_header(&wdl).unwrap();
         let mut block = Vec::new();
         // A bit in the last block's data: the first block still decodes.

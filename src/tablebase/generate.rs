@@ -54,6 +54,17 @@ pub struct Request {
     pub metric: Metric,
 }
 
+impl Request {
+    /// How a whole-set run writes its classes: wins only, since every
+    /// class a loss's children are in is in the set.
+    pub fn layout(&self) -> file::Layout {
+        file::Layout {
+            metric: self.metric,
+            losses_derived: true,
+        }
+    }
+}
+
 /// What a generation run did.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
@@ -183,7 +194,7 @@ pub fn generate(
             ));
             for table in solved {
                 if let Some(dir) = &request.dir {
-                    file::write(dir, &spec, &table, request.metric, request.threads)?;
+                    file::write(dir, &spec, &table, request.layout(), request.threads)?;
                 }
                 report.positions_solved += table.index.size();
                 report.solved.push(table.class());
@@ -204,6 +215,13 @@ pub fn generate(
             for class in pair {
                 let table = wait_for(request, &spec, class, cells, progress)?;
                 tables.insert(table);
+            }
+        }
+        // Read back from files of wins only: the losses from their
+        // children, which are all here now (the partner and earlier stages).
+        for class in stage.iter().flatten() {
+            if !tables.derive_losses(*class, request.threads) {
+                anyhow::bail!("class {class}: a child's table is missing to derive its losses");
             }
         }
     }
@@ -297,11 +315,22 @@ pub fn read_dir(rules: &Rules, dir: &Path, max_pieces: u32) -> Result<Tablebase,
     let cells = rules.geometry().cell_count();
     let metric = metric_of(rules, &[dir.to_path_buf()], max_pieces);
     let mut tables = Tablebase::new(rules.clone(), max_pieces, metric);
-    for class in table_classes(rules.variant(), max_pieces) {
+    let classes = table_classes(rules.variant(), max_pieces);
+    for &class in &classes {
         match file::read(dir, &spec, class, cells, metric) {
             Ok(table) => tables.insert(table),
             Err(e) if e.is_missing() => {}
             Err(e) => return Err(e),
+        }
+    }
+    // In solving order: a class's children are complete before it.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for class in classes {
+        if !tables.derive_losses(class, threads) {
+            return Err(TableFileError::Malformed {
+                path: file::path(dir, class),
+                what: "a child's table is missing to derive the losses",
+            });
         }
     }
     Ok(tables)

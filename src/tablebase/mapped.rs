@@ -9,7 +9,7 @@
 use super::class::Class;
 use super::format::{self, Blocks, FormatError, Header, Kind};
 use super::table::Codes;
-use super::value::{Metric, Value};
+use super::value::Value;
 use memmap2::Mmap;
 use std::cell::RefCell;
 use std::io::Read;
@@ -222,15 +222,19 @@ pub struct MappedClass {
     pub distance: LazyFile,
     /// The longest distance, from the distance file's header.
     pub longest: u16,
+    /// The distance file holds the wins only.
+    pub losses_derived: bool,
 }
 
 impl MappedClass {
-    pub fn new(dir: &Path, rules: &str, class: Class, metric: Metric, longest: u16) -> MappedClass {
+    /// The files of `class` in `dir`, as their headers describe them.
+    pub fn new(dir: &Path, rules: &str, class: Class, distance: &Header) -> MappedClass {
         let file = |kind| LazyFile::new(format::path(dir, class, kind), rules, class, kind);
         MappedClass {
             wdl: file(Kind::Wdl),
-            distance: file(Kind::Distance(metric)),
-            longest,
+            distance: file(distance.kind),
+            longest: distance.longest,
+            losses_derived: distance.losses_derived,
         }
     }
 
@@ -242,11 +246,11 @@ impl MappedClass {
     }
 
     /// The exact value of position `i`: the distance file is read only for
-    /// a win or a loss.
+    /// a win or a stored loss (a derived loss reads `Loss(0)`).
     #[inline]
     pub fn value(&self, i: u64) -> Option<Value> {
         let symbol = self.wdl(i)?;
-        let value = format::value_of(symbol, || {
+        let value = format::value_of(symbol, self.losses_derived, || {
             self.distance.with_block(i, |bytes, within, width| {
                 format::code_at(bytes, width, within)
             })

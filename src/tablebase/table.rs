@@ -64,6 +64,10 @@ pub enum Store {
 pub struct Table {
     pub index: ClassIndex,
     pub store: Store,
+    /// Its losses read `Loss(0)`: their distances come from one ply of
+    /// search (`Tablebase::probe` does it, `Tablebase::derive_losses`
+    /// fills them in memory).
+    pub losses_derived: bool,
 }
 
 impl std::fmt::Debug for Table {
@@ -81,6 +85,7 @@ impl Table {
         Table {
             index,
             store: Store::Memory(codes),
+            losses_derived: false,
         }
     }
 
@@ -88,7 +93,9 @@ impl Table {
         self.index.class
     }
 
-    /// The value of position `index`; None when its file is damaged.
+    /// The value of position `index` (a loss reads `Loss(0)` when the
+    /// losses are derived: `Tablebase::probe` finds its distance); None
+    /// when its file is damaged.
     #[inline(always)]
     pub fn value(&self, index: u64) -> Option<Value> {
         match &self.store {
@@ -249,7 +256,7 @@ impl Tablebase {
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
         if pos.owed_removals() != 0 {
-            return self.probe_owing(pos);
+            return self.best_move_value(pos);
         }
         let class = Class::of(pos);
         if let Some(value) = class.value_by_counts(self.rules.variant()) {
@@ -257,7 +264,11 @@ impl Tablebase {
         }
         let table = self.table(class)?;
         let us = pos.side_to_move();
-        table.value(table.index.index(pos.pieces(us), pos.pieces(!us)))
+        let value = table.value(table.index.index(pos.pieces(us), pos.pieces(!us)))?;
+        match (value, table.losses_derived) {
+            (Value::Loss(_), true) => self.best_move_value(pos),
+            _ => Some(value),
+        }
     }
 
     /// `probe` without the distance: win, draw or loss, reading only the
@@ -265,7 +276,7 @@ impl Tablebase {
     #[inline]
     pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
         if pos.owed_removals() != 0 {
-            return self.probe_owing(pos).map(Wdl::from);
+            return self.best_move_value(pos).map(Wdl::from);
         }
         let class = Class::of(pos);
         if let Some(value) = class.value_by_counts(self.rules.variant()) {
@@ -289,15 +300,88 @@ impl Tablebase {
         self.table(class).map_or(MAX_DISTANCE, Table::longest)
     }
 
-    /// A position in the middle of a capture (its jump made, removals
-    /// owed) is in no table: the tables hold positions between moves, and
-    /// its pieces are not yet those of any class's position. Its value is
-    /// that of its best removal, one ply later.
-    fn probe_owing(&self, pos: &Position) -> Option<Value> {
+    /// Fills in the distances of the derived losses of `class` (in memory,
+    /// its children's tables here), so that it reads like any other table:
+    /// one ply of search per loss, on `threads` threads. Returns false
+    /// when a child's table is missing.
+    pub fn derive_losses(&mut self, class: Class, threads: usize) -> bool {
+        let Some(table) = self.table(class) else {
+            return true;
+        };
+        if !table.losses_derived {
+            return true;
+        }
+        let Ok(codes) = table.codes() else {
+            return false;
+        };
+        let filled = match codes.into_owned() {
+            Codes::Narrow(mut v) => self
+                .fill_losses(table, &mut v, threads)
+                .then_some(Codes::Narrow(v)),
+            Codes::Wide(mut v) => self
+                .fill_losses(table, &mut v, threads)
+                .then_some(Codes::Wide(v)),
+        };
+        match filled {
+            Some(codes) => {
+                let index = table.index;
+                self.insert(Table::in_memory(index, codes));
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn fill_losses<T>(&self, table: &Table, codes: &mut [T], threads: usize) -> bool
+    where
+        T: Copy + Into<u16> + TryFrom<u16> + Send,
+    {
+        let part = codes.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = codes
+                .chunks_mut(part)
+                .enumerate()
+                .map(|(k, chunk)| {
+                    scope.spawn(move || {
+                        for (j, code) in chunk.iter_mut().enumerate() {
+                            let stored: u16 = (*code).into();
+                            if stored == 0 || stored & 1 == 1 {
+                                continue;
+                            }
+                            let pos = table.position((k * part + j) as u64);
+                            let Some(value) = self.best_move_value(&pos) else {
+                                return false;
+                            };
+                            // The file's width held every code when it was written.
+                            let Ok(derived) = T::try_from(value.encode()) else {
+                                return false;
+                            };
+                            *code = derived;
+                        }
+                        true
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .all(|w| w.join().expect("deriving does not panic"))
+        })
+    }
+
+    /// The value of `pos` from its moves': the best, one ply later. For a
+    /// position in the middle of a capture (its jump made, removals owed),
+    /// which is in no table (the tables hold positions between moves, and
+    /// its pieces are not yet those of any class's position), and for a
+    /// loss whose distance its file leaves to be derived (its children are
+    /// wins for the other side, stored).
+    fn best_move_value(&self, pos: &Position) -> Option<Value> {
         let mut list = MoveList::new();
         self.rules.legal_moves(pos, &mut list);
         if list.is_truncated() {
             return None;
+        }
+        if list.is_empty() {
+            return Some(super::retrograde::stuck_value(&self.rules, pos));
         }
         let mut best = None;
         for mv in list.iter() {
