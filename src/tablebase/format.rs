@@ -323,13 +323,7 @@ impl<'a> Blocks<'a> {
         }
         out.clear();
         out.resize(self.header.block_bytes(), 0);
-        let written = miniz_oxide::inflate::decompress_slice_iter_to_slice(
-            out,
-            std::iter::once(data),
-            false,
-            true,
-        )
-        .map_err(|_| FormatError::Block(n))?;
+        let written = inflate(data, out).ok_or(FormatError::Block(n))?;
         if written != self.expected_bytes(n) {
             return Err(FormatError::Block(n));
         }
@@ -356,6 +350,26 @@ impl<'a> Blocks<'a> {
         }
         Ok(all)
     }
+}
+
+/// Inflates one raw-deflate block into `out`; the bytes written, or None
+/// when the data is not a whole deflate stream that fits. The decompressor
+/// (11 KiB of state) is the thread's own, reset per block: a fresh one per
+/// probe that misses the block cache cost an allocation and its setup.
+fn inflate(data: &[u8], out: &mut [u8]) -> Option<usize> {
+    use miniz_oxide::inflate::TINFLStatus;
+    use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
+    thread_local! {
+        static STATE: std::cell::RefCell<Box<DecompressorOxide>> =
+            std::cell::RefCell::new(Box::default());
+    }
+    STATE.with(|state| {
+        let mut state = state.borrow_mut();
+        state.init();
+        let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+        let (status, read, written) = decompress(&mut state, data, out, 0, flags);
+        (status == TINFLStatus::Done && read == data.len()).then_some(written)
+    })
 }
 
 /// The 2-bit symbol of a value.

@@ -7,6 +7,52 @@ use super::value::{MAX_DISTANCE, Metric, Value, Wdl};
 use crate::rules::{MoveList, Position, Rules};
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The win/draw/loss of the positions a thread probed last, by position
+/// key: the search probes the same positions again and again (every
+/// iteration of iterative deepening, and transpositions), and a probe of
+/// the files costs an index, a block look-up and often a block to inflate.
+/// One `u64` an entry: the key's upper 62 bits and the symbol + 1 (0 is
+/// empty). A key collision is as rare as in the transposition table.
+mod recent {
+    use super::Wdl;
+    use std::cell::RefCell;
+
+    const ENTRIES: usize = 1 << 16;
+
+    thread_local! {
+        static CACHE: RefCell<Vec<u64>> = RefCell::new(vec![0; ENTRIES]);
+    }
+
+    fn slot(key: u64) -> usize {
+        (key >> 48) as usize % ENTRIES
+    }
+
+    #[inline]
+    pub fn get(key: u64) -> Option<Wdl> {
+        let entry = CACHE.with(|c| c.borrow()[slot(key)]);
+        if entry & !3 != key & !3 {
+            return None;
+        }
+        match entry & 3 {
+            1 => Some(Wdl::Draw),
+            2 => Some(Wdl::Win),
+            3 => Some(Wdl::Loss),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn put(key: u64, wdl: Wdl) {
+        let symbol = match wdl {
+            Wdl::Draw => 1,
+            Wdl::Win => 2,
+            Wdl::Loss => 3,
+        };
+        CACHE.with(|c| c.borrow_mut()[slot(key)] = (key & !3) | symbol);
+    }
+}
 
 /// The values of a class, one byte each when every code fits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,6 +236,9 @@ impl std::fmt::Display for ClassStats {
 /// metric.
 #[derive(Clone, Debug)]
 pub struct Tablebase {
+    /// Tells this set's entries in the thread's cache of recent probes
+    /// from another set's (tables reloaded).
+    id: u64,
     rules: Rules,
     max_pieces: u32,
     metric: Metric,
@@ -199,7 +248,11 @@ pub struct Tablebase {
 impl Tablebase {
     pub fn new(rules: Rules, max_pieces: u32, metric: Metric) -> Tablebase {
         let side = max_pieces as usize + 1;
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Tablebase {
+            id: NEXT_ID
+                .fetch_add(1, Ordering::Relaxed)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15),
             rules,
             max_pieces,
             metric,
@@ -284,7 +337,19 @@ impl Tablebase {
         }
         let table = self.table(class)?;
         let us = pos.side_to_move();
-        table.wdl(table.index.index(pos.pieces(us), pos.pieces(!us)))
+        let index = || table.index.index(pos.pieces(us), pos.pieces(!us));
+        match &table.store {
+            Store::Memory(_) => table.wdl(index()),
+            Store::Mapped(_) => {
+                let key = pos.key() ^ self.id;
+                if let Some(wdl) = recent::get(key) {
+                    return Some(wdl);
+                }
+                let wdl = table.wdl(index())?;
+                recent::put(key, wdl);
+                Some(wdl)
+            }
+        }
     }
 
     /// The longest distance the table of `pos` may hold (0 when the counts
