@@ -601,6 +601,71 @@ fn records_are_listed_read_uploaded_and_watched() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The match runner's sidecar (`FILE.live`, one JSON line per running
+/// game) is followed too: a `live` event with each game's board replayed,
+/// its players and ply count; a game already in the records (its run and
+/// number) is not shown as running, one of another run's number is; a line that does not replay says why; the sidecar's removal
+/// (the match ended) sends an empty list.
+#[test]
+fn games_in_progress_are_watched_from_the_sidecar() {
+    let dir = std::env::temp_dir().join(format!("yote-gui-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("match.pgn");
+    let sidecar = dir.join("match.pgn.live");
+    std::fs::write(
+        &records,
+        "[White \"a\"]\n[Black \"b\"]\n[Run \"r2\"]\n[Game \"1\"]\n[Result \"1-0\"]\n\n1. @c3 @d4 1-0\n\n[White \"a\"]\n[Black \"b\"]\n[Run \"r1\"]\n[Game \"2\"]\n[Result \"1-0\"]\n\n1. @c3 @d4 1-0\n",
+    )
+    .unwrap();
+    std::fs::write(&sidecar, "").unwrap();
+    let gui = Gui::start(&["--records", records.to_str().unwrap()]);
+    let running = concat!(
+        r#"{"game":1,"run":"r2","white":"a","black":"b","variant":"standard","fen":"","moves":["@a1"]}"#,
+        "\n",
+        r#"{"game":2,"run":"r2","white":"b","black":"a","variant":"standard","fen":"","moves":["@c3","@d4","@e5"]}"#,
+        "\n",
+        r#"{"game":3,"run":"r2","white":"a","black":"b","variant":"standard","fen":"","moves":["@c3","@c3"]}"#,
+        "\n",
+    );
+    let events = gui.stream(
+        "/api/watch?records=f0",
+        Duration::from_secs(20),
+        "event: live\ndata: {\"games\":[]}",
+        || {
+            std::thread::sleep(Duration::from_millis(400));
+            std::fs::write(&sidecar, running).unwrap();
+            std::thread::sleep(Duration::from_millis(700));
+            std::fs::remove_file(&sidecar).unwrap();
+        },
+    );
+    let live: Vec<serde_json::Value> = events
+        .split("event: live\ndata: ")
+        .skip(1)
+        .map(|e| serde_json::from_str(e.lines().next().unwrap()).unwrap())
+        .collect();
+    assert_eq!(live.len(), 2, "{events}");
+    let games = live[0]["games"].as_array().unwrap();
+    let numbers: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [2, 3], "game 1 of run r2 is finished: {events}");
+    let second = &games[0];
+    assert_eq!(
+        (second["white"].as_str(), second["black"].as_str()),
+        (Some("b"), Some("a"))
+    );
+    assert_eq!(second["plies"], 3);
+    assert_eq!(second["last"], "@e5");
+    let cells = second["board"]["cells"].as_str().unwrap();
+    assert_eq!(cells.matches('W').count(), 2, "{second}");
+    assert_eq!(cells.matches('B').count(), 1, "{second}");
+    assert!(
+        games[1]["error"].as_str().unwrap().contains("move 2"),
+        "{}",
+        games[1]
+    );
+    assert_eq!(live[1]["games"].as_array().unwrap().len(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_non_loopback_host_is_warned_about() {
     let mut child = Command::new(YOTE)

@@ -1,6 +1,7 @@
 //! The games in progress, published beside the records file: `FILE.live`
-//! holds one JSON line per running game (its number, players, variant,
-//! start position and moves so far), so a viewer (`yote gui`'s Watch) can
+//! holds one JSON line per running game (its number and run, as the
+//! records' `Game` and `Run` tags will say, players, variant, start
+//! position and moves so far), so a viewer (`yote gui`'s Watch) can
 //! show boards that are still being played. The records file itself only
 //! ever receives finished games.
 //!
@@ -46,15 +47,17 @@ struct State {
 /// failed).
 pub struct LiveGames {
     path: PathBuf,
+    run: String,
     variant: String,
     state: Mutex<State>,
 }
 
 impl LiveGames {
     /// Starts with an empty sidecar, replacing one a killed run left.
-    pub fn new(records: &Path, variant: String) -> LiveGames {
+    pub fn new(records: &Path, run: String, variant: String) -> LiveGames {
         let live = LiveGames {
             path: sidecar_path(records),
+            run,
             variant,
             state: Mutex::new(State {
                 dirty: true,
@@ -131,6 +134,7 @@ impl LiveGames {
         for (number, game) in &state.games {
             let line = json!({
                 "game": number,
+                "run": self.run,
                 "white": game.white,
                 "black": game.black,
                 "variant": self.variant,
@@ -172,7 +176,7 @@ mod tests {
         let sidecar = sidecar_path(&records);
         assert_eq!(sidecar, dir.join("m.pgn.live"));
         {
-            let live = LiveGames::new(&records, "standard".into());
+            let live = LiveGames::new(&records, "r1".into(), "standard".into());
             assert_eq!(std::fs::read_to_string(&sidecar).unwrap(), "");
             live.begin(3, "a", "b", "start".into());
             live.moves(3, &["@c3".into()]);
@@ -181,6 +185,7 @@ mod tests {
             let text = std::fs::read_to_string(&sidecar).unwrap();
             let line: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
             assert_eq!(line["game"], 3);
+            assert_eq!(line["run"], "r1");
             assert_eq!(line["white"], "a");
             assert_eq!(line["moves"], json!(["@c3", "@d4"]));
             // Within the interval nothing is rewritten; `now` forces it.

@@ -111,7 +111,7 @@ pub fn run_match(
         live: config
             .pgn
             .as_ref()
-            .map(|path| LiveGames::new(path, config.rules.variant().spec())),
+            .map(|path| LiveGames::new(path, run.tag(), config.rules.variant().spec())),
     };
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut progress = Progress::new(scheduled, done.len(), !config.quiet);

@@ -306,6 +306,37 @@ class Suite:
         self.until("standings", lambda: len(self.els("#standings tbody tr")) == 2)
         self.shot("watch")
         print(f"watch: {len(self.games)} games arrived live, standings of 2 engines")
+        self.watch_match_in_progress()
+
+    def watch_match_in_progress(self):
+        """A real `yote match --pgn` appending to the watched file: its
+        games in progress are shown as live boards with their pieces before
+        they end, then replaced by their results."""
+        before = len(self.els("#watch-games tbody tr"))
+        engine = f"cmd={self.args.yote}"
+        match = subprocess.Popen(
+            [self.args.yote, "match", "--quiet", "--movetime", "60", "--games", "2", "--concurrency", "2",
+             "--max-plies", "24", "--engine", f"name=left,{engine}", "--engine", f"name=right,{engine}",
+             "--pgn", self.watched],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            live = '[data-role="live-boards"] [data-live-game]'
+            self.until("a live board with pieces", lambda: self.els(f"{live} [data-piece]"))
+            seen = self.driver.execute_script(
+                f"return [...document.querySelectorAll('{live}')].map((b) => [b.dataset.liveGame, "
+                "Number(b.dataset.plies), b.querySelectorAll('[data-piece]').length, b.innerText])")
+            self.shot("watch-live")
+            assert match.poll() is None, "the match ended before a live board was seen"
+            self.until("the match's end", lambda: match.poll() is not None, timeout=60)
+        finally:
+            if match.poll() is None:
+                match.kill()
+            match.wait()
+        assert match.returncode == 0, match.returncode
+        self.until("the results landed", lambda: len(self.els("#watch-games tbody tr")) == before + 2)
+        self.until("no live board left", lambda: not self.els(live))
+        print(f"watch: a running match's live boards seen (game, plies, pieces: "
+              f"{[s[:3] for s in seen]}), then its 2 results")
 
     # -- measurements --------------------------------------------------------
     def memory(self):
