@@ -601,6 +601,116 @@ fn records_are_listed_read_uploaded_and_watched() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// One channel stream carries many sessions' events (the page's shared
+/// worker holds one for all its tabs): each event wrapped with its session,
+/// attached by `/api/listen` (which sends the session's engines first) and
+/// detached by `/api/unlisten`, after which an analysis nobody follows
+/// stops. Bad channel and session names are refused.
+#[test]
+fn one_channel_carries_several_sessions_events() {
+    let gui = Gui::start(&[]);
+    let (a, b) = (gui.session(), gui.session());
+    let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
+    write!(
+        stream,
+        "GET /api/channel HTTP/1.1\r\nHost: {}\r\n\r\n",
+        gui.host()
+    )
+    .unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut seen = String::new();
+    let mut read_until = |what: &dyn Fn(&str) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut buf = [0u8; 4096];
+        while !what(&seen) && Instant::now() < deadline {
+            if let Ok(n) = stream.read(&mut buf) {
+                seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        }
+        seen.clone()
+    };
+    let opened = read_until(&|s: &str| s.contains("event: channel\ndata: {"));
+    let data = opened.split("event: channel\ndata: ").nth(1).unwrap();
+    let channel = serde_json::from_str::<serde_json::Value>(data.lines().next().unwrap()).unwrap()
+        ["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for session in [&a, &b] {
+        let body = format!(r#"{{"channel":"{channel}","session":"{session}"}}"#);
+        assert_eq!(gui.json("/api/listen", &body)["listening"], true);
+        let analyse = format!(r#"{{"session":"{session}","moves":["@c3"],"multipv":1}}"#);
+        assert_eq!(gui.post("/api/analyse", &analyse).0, 200);
+    }
+    let both = read_until(&|s: &str| {
+        [&a, &b].iter().all(|id| {
+            s.split("event: info\ndata: ").skip(1).any(|e| {
+                e.lines()
+                    .next()
+                    .unwrap_or("")
+                    .contains(&format!(r#""session":"{id}""#))
+            })
+        })
+    });
+    let events: Vec<(String, serde_json::Value)> = both
+        .split("\n\n")
+        .filter_map(|e| {
+            let name = e.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data = e.lines().find_map(|l| l.strip_prefix("data: "))?;
+            Some((name.to_string(), serde_json::from_str(data).ok()?))
+        })
+        .collect();
+    for id in [&a, &b] {
+        let of = |name: &str| {
+            events
+                .iter()
+                .filter(|(n, d)| n == name && d["session"] == id.as_str())
+                .count()
+        };
+        assert!(of("engines") == 1 && of("info") > 0, "{id}: {both}");
+    }
+    let info = events.iter().find(|(n, _)| n == "info").unwrap();
+    assert!(
+        info.1["data"]["pv"].is_string(),
+        "wrapped as {{session, data}}: {both}"
+    );
+    // Detached, a's analysis has nobody to show its lines to: it stops.
+    let body = format!(r#"{{"channel":"{channel}","session":"{a}"}}"#);
+    assert_eq!(gui.json("/api/unlisten", &body)["listening"], false);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status: serde_json::Value =
+            serde_json::from_str(&gui.get(&format!("/api/engines?session={a}")).1).unwrap();
+        if status["slots"][2]["state"] != "thinking" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a detached analysis went on: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        gui.post("/api/stop", &format!(r#"{{"session":"{b}","slot":"A"}}"#))
+            .0,
+        200
+    );
+    for (body, code) in [
+        (format!(r#"{{"channel":"c99-0","session":"{a}"}}"#), 404),
+        (format!(r#"{{"session":"{a}"}}"#), 400),
+        (
+            format!(r#"{{"channel":"{channel}","session":"nope"}}"#),
+            404,
+        ),
+        (format!(r#"{{"channel":7,"session":"{a}"}}"#), 400),
+    ] {
+        let (status, text) = gui.post("/api/listen", &body);
+        assert_eq!(status, code, "{body}: {text}");
+    }
+}
+
 /// The match runner's sidecar (`FILE.live`, one JSON line per running
 /// game) is followed too: a `live` event with each game's board replayed,
 /// its players and ply count; a game already in the records (its run and

@@ -3,7 +3,7 @@
 
 use super::assets;
 use super::board::{self, Replayed};
-use super::engines::{ApiError, SLOTS, Wanted, go_command};
+use super::engines::{self, ApiError, SLOTS, Wanted, go_command};
 use super::live::{self, event_text};
 use super::records::{self, read_games};
 use super::server::AppState;
@@ -17,8 +17,13 @@ use tiny_http::Method;
 pub enum Reply {
     Json(u16, Value),
     Asset(&'static str, &'static [u8]),
-    /// Server-Sent Events: the queue and the first event.
-    Stream(Receiver<String>, Option<String>),
+    /// Server-Sent Events: the queue, the first event, and what to do
+    /// when the stream ends.
+    Stream(
+        Receiver<String>,
+        Option<String>,
+        Option<Box<dyn FnOnce() + Send>>,
+    ),
     Error(ApiError),
 }
 
@@ -42,6 +47,9 @@ pub fn route(
             .map(|r| board::state_json(&r)),
         (false, "/api/session") => Ok(json!({"id": state.engines.open().id})),
         (true, "/api/events") => return events(state, query),
+        (true, "/api/channel") => return channel(state),
+        (false, "/api/listen") => parse(&body).and_then(|req| listen(state, &req, true)),
+        (false, "/api/unlisten") => parse(&body).and_then(|req| listen(state, &req, false)),
         (true, "/api/engines") => {
             session_of(state, param(query, "session")).map(|s| state.engines.status(&s))
         }
@@ -272,6 +280,46 @@ fn validate(state: &AppState, req: &Value) -> Result<Value, ApiError> {
     }
 }
 
+/// `GET /api/channel`: one stream for many sessions (the page's shared
+/// worker opens one for all the tabs of a browser); its first event,
+/// `channel`, gives the id that `/api/listen` attaches sessions to.
+fn channel(state: &Arc<AppState>) -> Reply {
+    let Some((id, rx)) = state.channels.open(engines::random_tag()) else {
+        return Reply::Error(ApiError::new(
+            503,
+            format!("more than {} live streams open", live::MAX_STREAMS),
+        ));
+    };
+    let hello = event_text("channel", &json!({ "id": id }));
+    let state = state.clone();
+    Reply::Stream(
+        rx,
+        Some(hello),
+        Some(Box::new(move || state.channels.close(&id))),
+    )
+}
+
+/// `POST /api/listen` / `/api/unlisten` `{channel, session}`: the session's
+/// events start (with its engines' state) or stop going to the channel.
+fn listen(state: &AppState, req: &Value, on: bool) -> Result<Value, ApiError> {
+    let session = session_field(state, req)?;
+    let id =
+        text_field(req, "channel")?.ok_or_else(|| ApiError::new(400, "'channel' is missing"))?;
+    if !on {
+        session.hub.detach(id);
+        return Ok(json!({ "listening": false }));
+    }
+    let tx = state
+        .channels
+        .sender(id)
+        .ok_or_else(|| ApiError::new(404, format!("no open channel '{id}'")))?;
+    session.hub.attach(id, tx);
+    session
+        .hub
+        .publish_to(id, "engines", &state.engines.status(&session));
+    Ok(json!({ "listening": true }))
+}
+
 /// `/api/records/<id>`: the game list; `/api/records/<id>/<n>`: one game.
 fn records_get(state: &AppState, rest: &str) -> Result<Value, ApiError> {
     let (id, game) = match rest.split_once('/') {
@@ -307,7 +355,7 @@ fn events(state: &AppState, query: &str) -> Reply {
     match session.hub.subscribe() {
         Some(rx) => {
             let hello = event_text("engines", &state.engines.status(&session));
-            Reply::Stream(rx, Some(hello))
+            Reply::Stream(rx, Some(hello), None)
         }
         None => Reply::Error(ApiError::new(
             503,

@@ -51,7 +51,7 @@ pub fn watch(state: &AppState, id: Option<&str>) -> Reply {
     }
     let (tx, rx) = mpsc::sync_channel(64);
     thread::spawn(move || Watcher::new(path).follow(&tx));
-    Reply::Stream(rx, None)
+    Reply::Stream(rx, None, None)
 }
 
 struct Watcher {

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")
@@ -267,6 +268,83 @@ class Suite:
                    and len(self.els('[data-piece="W"]')) == 3 and self.plies() == 0)
         print(f"analysis: {len(texts)} lines, e.g. {texts[0].splitlines()[0]!r}")
 
+    def ten_tabs_analysing(self):
+        """Ten tabs analysing at once share one event stream (the page's
+        SharedWorker), so an eleventh page still loads at once, and each tab
+        gets only its own session's lines."""
+        first = self.driver.current_window_handle
+        # Streams the server still counts from earlier steps (a closed one
+        # is noticed at its next keepalive).
+        before = json.load(urllib.request.urlopen(self.url + "api/health"))["streams"]
+        # Two placements each, White to move (a person), so no engine plays
+        # Black's move in any tab: ten positions, ten analyses.
+        cells = ["a1,f5", "b2,e4", "c3,d4", "d4,c3", "e5,a1", "f1,b5", "a5,f2", "b4,e2", "c1,d5", "f5,a2"]
+        tabs = []
+        for cell in cells:
+            self.driver.switch_to.new_window("tab")
+            self.open(f"?variant=standard&moves={'@' + cell.replace(',', ',@')}&view=analyse")
+            lines = self.el("#multipv")
+            lines.clear()
+            lines.send_keys("2")
+            self.el("#analyse-go").click()
+            tabs.append((self.driver.current_window_handle, cell))
+        for handle, cell in tabs:
+            self.driver.switch_to.window(handle)
+            self.until(f"two lines in the tab of @{cell}", lambda: len(self.els('[data-role="lines"] > li')) >= 2,
+                       timeout=60)
+        health = json.load(urllib.request.urlopen(self.url + "api/health"))
+        rss = server_rss_kib(self.server.pid)
+        self.driver.switch_to.new_window("tab")
+        t = time.perf_counter()
+        self.open()
+        eleventh = time.perf_counter() - t
+        ready_ms = self.driver.execute_script("return window.yoteReadyMs")
+        self.driver.close()
+        checked = 0
+        for handle, cell in tabs:
+            self.driver.switch_to.window(handle)
+            strays = self.driver.execute_script("return window.yoteStrayEvents")
+            assert strays == 0, f"the tab of @{cell} saw {strays} events of other sessions"
+            pvs = self.driver.execute_script(
+                "return [...document.querySelectorAll('[data-role=\"lines\"] > li')].map((li) => li.dataset.pv)")
+            for pv in pvs:
+                moves = ["@" + c for c in cell.split(",")] + pv.split()
+                body = json.dumps({"variant": "standard", "moves": moves}).encode()
+                req = urllib.request.Request(self.url + "api/state", body, {"Content-Type": "application/json"})
+                try:
+                    urllib.request.urlopen(req)
+                except urllib.error.HTTPError as e:
+                    raise AssertionError(f"the tab of @{cell} shows a line not of its position: {pv}: {e.read()}")
+                checked += 1
+        self.shot("ten-tabs")
+        sessions = []
+        for handle, _ in tabs:
+            self.driver.switch_to.window(handle)
+            sessions.append(self.driver.execute_async_script(
+                "const done = arguments[0]; import('/assets/api.js').then((m) => done(m.sessionId()));"))
+        for handle, _ in tabs:
+            self.driver.switch_to.window(handle)
+            self.driver.close()
+        self.driver.switch_to.window(first)
+        # Every tab gone: each session is detached from the shared stream
+        # (the tab says so as it goes), so its analysis stops.
+        deadline = time.time() + 20
+        for session in sessions:
+            while True:
+                status = json.load(urllib.request.urlopen(self.url + f"api/engines?session={session}"))
+                if status["slots"][2]["state"] != "thinking":
+                    break
+                assert time.time() < deadline, f"session {session} still analyses after its tab closed"
+                time.sleep(0.1)
+        added = health["streams"] - before
+        assert added <= 1, f"ten analysing tabs hold {added} streams, not one shared"
+        assert eleventh < 1.0, f"an eleventh page took {eleventh:.2f} s to load beside ten analysing tabs"
+        self.figures["eleventh_page_load_s_with_10_analysing"] = round(eleventh, 3)
+        self.figures["server_rss_kib_10_tabs_analysing"] = rss
+        print(f"ten tabs analysing on {added} shared stream: {checked} lines checked against their own "
+              f"positions, no stray event; an eleventh page loaded in {eleventh * 1000:.0f} ms "
+              f"(ready at {ready_ms:.0f} ms); server {rss} KiB")
+
     # -- review ------------------------------------------------------------
     def review(self):
         self.open()
@@ -478,7 +556,8 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "review", "watch", "measure"]
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "ten_tabs_analysing", "review", "watch",
+            "measure"]
         for step in steps:
             t = time.perf_counter()
             getattr(suite, step)()
