@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")
@@ -45,9 +46,16 @@ class Suite:
         self.games = split_games(open(args.records).read())
         with open(self.watched, "w") as f:
             f.write(self.games[0])
+        # Endgame tables of up to 4 pieces (a tenth of a second), for an
+        # engine that reports table values.
+        self.tables = os.path.join(self.tmp, "tb")
+        subprocess.run([args.yote, "tb", "generate", "--pieces", "4", "--dir", self.tables],
+                       check=True, capture_output=True)
+        tables_engine = f"name=tables,cmd={args.yote},option.TablebasePath={self.tables}"
         started = time.perf_counter()
         self.server = subprocess.Popen(
-            [args.yote, "gui", "--port", "0", "--records", args.records, "--records", self.watched],
+            [args.yote, "gui", "--port", "0", "--records", args.records, "--records", self.watched,
+             "--engine", tables_engine],
             stdout=subprocess.PIPE, text=True)
         self.url = self.server.stdout.readline().split()[-1]
         self.server_start_ms = (time.perf_counter() - started) * 1000
@@ -345,6 +353,35 @@ class Suite:
               f"positions, no stray event; an eleventh page loaded in {eleventh * 1000:.0f} ms "
               f"(ready at {ready_ms:.0f} ms); server {rss} KiB")
 
+    def tablebase(self):
+        """An engine with endgame tables: the Analyse view shows the table's
+        value of a table position (as `yote tb probe` gives it), and none
+        for a position beyond the tables."""
+        shown = []
+        for fen, value in [("6/6/2WB2/6/W5 w 0 1 0 1", "win in 1 move"),
+                           ("6/6/2W3/6/W3B1 w 0 1 0 1", "draw")]:
+            probe = subprocess.run([self.args.yote, "tb", "probe", "--dir", self.tables, "--fen", fen],
+                                   capture_output=True, text=True, check=True).stdout.splitlines()[0]
+            assert probe.startswith("value " + value.split(" in")[0].split()[0]), (fen, probe)
+            self.open("?view=analyse&fen=" + urllib.parse.quote(fen))
+            Select(self.el("#analyse-engine")).select_by_visible_text("tables")
+            self.el("#analyse-go").click()
+            self.until(f"the table value of {fen}", lambda: self.el("#tb-value").text.startswith("Tablebase:"))
+            text = self.el("#tb-value").text
+            assert text == f"Tablebase: {value}", (fen, text, probe)
+            shown.append(text)
+            self.el("#analyse-stop").click()
+            self.until("the analysis stopped", lambda: "on" not in self.el("#analyse-go").get_attribute("class"))
+        self.shot("tablebase")
+        # Beyond the tables (the start position): lines, but no table value.
+        self.open("?view=analyse")
+        Select(self.el("#analyse-engine")).select_by_visible_text("tables")
+        self.el("#analyse-go").click()
+        self.until("lines", lambda: len(self.els('[data-role="lines"] > li')) >= 1)
+        assert self.el("#tb-value").text == "", self.el("#tb-value").text
+        self.el("#analyse-stop").click()
+        print(f"tablebase values shown: {shown}; none at the start position")
+
     # -- review ------------------------------------------------------------
     def review(self):
         self.open()
@@ -556,7 +593,7 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "ten_tabs_analysing", "review", "watch",
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "tablebase", "ten_tabs_analysing", "review", "watch",
             "measure"]
         for step in steps:
             t = time.perf_counter()

@@ -67,7 +67,8 @@ function drawLines() {
 
 function tableValue(score) {
   if (!score) return '?';
-  if (score.kind === 'mate') return score.value > 0 ? `win in ${score.value} moves` : `loss in ${-score.value} moves`;
+  const moves = (n) => `${n} move${n === 1 ? '' : 's'}`;
+  if (score.kind === 'mate') return score.value > 0 ? `win in ${moves(score.value)}` : `loss in ${moves(-score.value)}`;
   return score.value === 0 ? 'draw' : `${score.value} cp`;
 }
 
