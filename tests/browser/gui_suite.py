@@ -226,6 +226,39 @@ class Suite:
         self.until("the link's error", lambda: "bogus" in self.el("#error").text)
         print("boards 3x3, 8x8, 4x7 drawn; a bad link parameter shows its error")
 
+    def multi_jump_path(self):
+        """Under MultiJump two chains join a1 and c3 (over a2 and b3, or
+        over b1 and c2): clicking a1 then c3 asks which path, and the one
+        picked (not the first listed) is played, then its removals."""
+        fen = "6/6/1B4/B1B3/WB4 w 11 8 0 1"
+        self.open("?variant=multi_jump=true&fen=" + urllib.parse.quote(fen))
+        self.click_square("a1")
+        self.until("c3 among the targets", lambda: self.els('[data-square="c3"].target'))
+        self.click_square("c3")
+        self.until("the path chooser", lambda: self.el('[data-role="jump-chooser"]').is_displayed())
+        choices = {b.text: b for b in self.els('[data-role="jump-chooser"] button[data-jump]')}
+        assert sorted(choices) == ["a1 → a3 → c3 (takes a2, b3)", "a1 → c1 → c3 (takes b1, c2)"], list(choices)
+        assert self.plies() == 0, "nothing is played before the path is chosen"
+        self.shot("multi-jump-chooser")
+        choices["a1 → c1 → c3 (takes b1, c2)"].click()
+        self.until("the chosen jump", lambda: self.plies() == 1 and "owes 2 removals" in self.status())
+        assert self.els('[data-role="moves"] > li')[0].get_attribute("textContent") == "a1c1c3"
+        assert not self.els('[data-square="b1"] [data-piece]') and not self.els('[data-square="c2"] [data-piece]')
+        assert self.els('[data-square="a2"] [data-piece="B"]'), "the other path's pieces stay"
+        self.click_square("a2")
+        self.click_square("b3")
+        self.until("the removals", lambda: self.plies() >= 2)
+        assert self.els('[data-role="moves"] > li')[1].get_attribute("textContent") == "xa2xb3"
+        # Escape dismisses the chooser without playing.
+        self.open("?variant=multi_jump=true&fen=" + urllib.parse.quote(fen))
+        self.click_square("a1")
+        self.click_square("c3")
+        self.until("the path chooser", lambda: self.el('[data-role="jump-chooser"]').is_displayed())
+        self.el("body").send_keys(Keys.ESCAPE)
+        self.until("the chooser gone", lambda: not self.el('[data-role="jump-chooser"]').is_displayed())
+        assert self.plies() == 0
+        print("multi-jump: two paths a1 → c3 offered, the second one played, then its two removals")
+
     # -- analyse -----------------------------------------------------------
     def analyse(self):
         self.open("?variant=standard&moves=@c3,@d4")
@@ -593,7 +626,7 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "tablebase", "ten_tabs_analysing", "review", "watch",
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "tablebase", "ten_tabs_analysing", "review", "watch",
             "measure"]
         for step in steps:
             t = time.perf_counter()
