@@ -415,6 +415,46 @@ class Suite:
         self.el("#analyse-stop").click()
         print(f"tablebase values shown: {shown}; none at the start position")
 
+    def editor_hands(self):
+        """The editor moves pieces between a hand and the board: a piece put
+        comes from its side's hand, one covered or emptied goes back; the
+        hands beside the board follow the fields; a hand that makes too
+        many pieces is refused by the engine's check, one that fits is set."""
+        self.open("?view=analyse")
+        hand = lambda side: (self.el(f"#edit-hand-{side}").get_attribute("value"),
+                             self.el(f'[data-role="hand-{side}"]').text)
+        self.el('[data-put="W"]').click()
+        for sq in ["a1", "b1", "c1"]:
+            self.click_square(sq)
+        assert hand("W") == ("9", "9") and hand("B") == ("12", "12"), (hand("W"), hand("B"))
+        self.el('[data-put="B"]').click()
+        self.click_square("a1")
+        assert hand("W") == ("10", "10") and hand("B") == ("11", "11"), (hand("W"), hand("B"))
+        self.el('[data-put="."]').click()
+        self.click_square("b1")
+        assert hand("W") == ("11", "11"), hand("W")
+        field = self.el("#edit-hand-W")
+        field.clear()
+        field.send_keys("12")
+        self.until("the typed hand shown", lambda: hand("W") == ("12", "12"))
+        self.el("#edit-apply").click()
+        self.until("too many pieces refused", lambda: "13 pieces" in self.el("#edit-error").text)
+        assert self.plies() == 0 and len(self.els('[data-piece]')) == 2
+        field.clear()
+        field.send_keys("11")
+        self.el("#edit-apply").click()
+        self.until("the edited position", lambda: self.el("#edit-error").get_attribute("hidden") is not None)
+        st = self.state()
+        assert st["board"]["hands"] == {"W": 11, "B": 11}, st["board"]
+        cells = st["board"]["cells"]
+        assert cells[0] == "B" and cells[1] == "." and cells[2] == "W", cells[:6]
+        assert self.el('[data-role="hand-W"]').text == "11"
+        # Clear board: the pieces go back to their hands.
+        self.el("#edit-clear").click()
+        assert hand("W") == ("12", "12") and hand("B") == ("12", "12"), (hand("W"), hand("B"))
+        self.el("#edit-toggle").click()
+        print("editor: hands follow the pieces put and taken off; 13 pieces refused, 12 set (11 in hand)")
+
     # -- review ------------------------------------------------------------
     def review(self):
         self.open()
@@ -626,7 +666,7 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "tablebase", "ten_tabs_analysing", "review", "watch",
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "ten_tabs_analysing", "review", "watch",
             "measure"]
         for step in steps:
             t = time.perf_counter()
