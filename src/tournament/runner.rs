@@ -16,7 +16,7 @@ use super::cli::MatchConfig;
 use super::engine_process::{EngineError, EngineProcess};
 use super::game::{self, Forfeit, GameReport, Termination, TimeControl};
 use super::interrupt;
-use super::live::{self, LiveGames};
+use super::live::LiveGames;
 use super::progress::Progress;
 use super::records::{GameRecord, GameResult};
 use super::resume::{self, RunId};
@@ -129,7 +129,7 @@ pub fn run_match(
         }
         drop(tx);
         loop {
-            let received = rx.recv_timeout(live::INTERVAL);
+            let received = rx.recv_timeout(Duration::from_millis(100));
             if let Some(live) = &shared.live {
                 live.flush(false);
             }
@@ -155,9 +155,9 @@ pub fn run_match(
                     .context("writing the records file")?;
             }
             if let Some(live) = &shared.live {
-                // The game leaves the sidecar once it is in the records.
+                // The game leaves the sidecar once it is in the records (a
+                // viewer that still sees it there finds it recorded).
                 live.end(game.job.index + 1);
-                live.flush(true);
             }
             played += 1;
             on_game(&game);
