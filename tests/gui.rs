@@ -112,9 +112,9 @@ impl Gui {
             .to_string()
     }
 
-    /// Opens a live stream and returns what arrived within `wait`, or
-    /// once `until` is seen.
-    fn stream(&self, path: &str, wait: Duration, until: &str, during: impl FnOnce()) -> String {
+    /// Sends `GET path` on a connection left open, read with a short
+    /// timeout.
+    fn open_stream(&self, path: &str) -> TcpStream {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         write!(
             stream,
@@ -125,6 +125,13 @@ impl Gui {
         stream
             .set_read_timeout(Some(Duration::from_millis(100)))
             .unwrap();
+        stream
+    }
+
+    /// Opens a live stream and returns what arrived within `wait`, or
+    /// once `until` is seen.
+    fn stream(&self, path: &str, wait: Duration, until: &str, during: impl FnOnce()) -> String {
+        let mut stream = self.open_stream(path);
         let mut seen = String::new();
         let mut buf = [0u8; 4096];
         // The stream is open once its head arrived.
@@ -610,16 +617,7 @@ fn records_are_listed_read_uploaded_and_watched() {
 fn one_channel_carries_several_sessions_events() {
     let gui = Gui::start(&[]);
     let (a, b) = (gui.session(), gui.session());
-    let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
-    write!(
-        stream,
-        "GET /api/channel HTTP/1.1\r\nHost: {}\r\n\r\n",
-        gui.host()
-    )
-    .unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_millis(100)))
-        .unwrap();
+    let mut stream = gui.open_stream("/api/channel");
     let mut seen = String::new();
     let mut read_until = |what: &dyn Fn(&str) -> bool| {
         let deadline = Instant::now() + Duration::from_secs(20);
