@@ -1210,7 +1210,7 @@ fn games_in_progress_are_published_beside_the_records_and_removed_at_the_end() {
     std::fs::write(&sidecar, "{\"game\":99}\n").unwrap();
     let yote = env!("CARGO_BIN_EXE_yote");
     let mut child = Command::new(yote)
-        .args(["match", "--quiet", "--movetime", "20", "--games", "2"])
+        .args(["match", "--quiet", "--movetime", "40", "--games", "2"])
         .args(["--max-plies", "40", "--concurrency", "2"])
         .args(["--engine", &format!("name=a,cmd={yote}")])
         .args(["--engine", &format!("name=b,cmd={yote}")])

@@ -504,7 +504,7 @@ class Suite:
         engine = f"cmd={self.args.yote}"
         match = subprocess.Popen(
             [self.args.yote, "match", "--quiet", "--movetime", "60", "--games", "2", "--concurrency", "2",
-             "--max-plies", "24", "--engine", f"name=left,{engine}", "--engine", f"name=right,{engine}",
+             "--max-plies", "40", "--engine", f"name=left,{engine}", "--engine", f"name=right,{engine}",
              "--pgn", self.watched],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
