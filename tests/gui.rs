@@ -709,6 +709,51 @@ fn one_channel_carries_several_sessions_events() {
     }
 }
 
+/// An engine given endgame tables on the command line (`option.TablebasePath`
+/// in its `--engine` spec) answers a table position from them: the `info`
+/// event carries its `tbhits` and the table's mate score, which the page
+/// shows as the tablebase value.
+#[test]
+fn a_table_value_reaches_the_page_as_the_engine_reports_it() {
+    let dir = std::env::temp_dir().join(format!("yote-gui-tb-{}", std::process::id()));
+    let made = Command::new(YOTE)
+        .args(["tb", "generate", "--pieces", "4", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let engine = format!(
+        "name=tables,cmd={YOTE},option.TablebasePath={}",
+        dir.display()
+    );
+    let gui = Gui::start(&["--engine", &engine]);
+    let config: serde_json::Value = serde_json::from_str(&gui.get("/api/config").1).unwrap();
+    assert_eq!(config["engines"][1]["name"], "tables");
+    let session = gui.session();
+    // White to move jumps d3 and wins at once.
+    let analyse =
+        format!(r#"{{"session":"{session}","engine":1,"fen":"6/6/2WB2/6/W5 w 0 1 0 1"}}"#);
+    let events = gui.stream(
+        &format!("/api/events?session={session}"),
+        Duration::from_secs(20),
+        "\"tbhits\":1",
+        || assert_eq!(gui.post("/api/analyse", &analyse).0, 200),
+    );
+    let info = events
+        .split("event: info\ndata: ")
+        .skip(1)
+        .map(|e| serde_json::from_str::<serde_json::Value>(e.lines().next().unwrap()).unwrap())
+        .find(|i| i["tbhits"] == 1)
+        .unwrap_or_else(|| panic!("no table line: {events}"));
+    assert_eq!(info["score"]["kind"], "mate", "{info}");
+    assert_eq!(info["score"]["value"], 1, "{info}");
+    assert_eq!(info["nodes"], 1, "{info}");
+    assert!(info["pv"].as_str().unwrap().starts_with("c3e3"), "{info}");
+    let stop = format!(r#"{{"session":"{session}","slot":"A"}}"#);
+    assert_eq!(gui.post("/api/stop", &stop).0, 200);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The match runner's sidecar (`FILE.live`, one JSON line per running
 /// game) is followed too: a `live` event with each game's board replayed,
 /// its players and ply count; a game already in the records (its run and
