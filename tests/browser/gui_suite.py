@@ -309,6 +309,23 @@ class Suite:
                    and len(self.els('[data-piece="W"]')) == 3 and self.plies() == 0)
         print(f"analysis: {len(texts)} lines, e.g. {texts[0].splitlines()[0]!r}")
 
+    def analyse_without_shared_worker(self):
+        """A browser without SharedWorker: the tab opens a stream of its own
+        (`/api/events?session=`) and still gets its lines."""
+        added = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                            {"source": "delete window.SharedWorker;"})
+        try:
+            self.open("?variant=standard&moves=@c3,@d4&view=analyse")
+            assert self.driver.execute_script("return typeof SharedWorker") == "undefined"
+            self.el("#analyse-go").click()
+            self.until("lines on the tab's own stream", lambda: len(self.els('[data-role="lines"] > li')) >= 1)
+            self.el("#analyse-stop").click()
+            self.until("the analysis stopped", lambda: "on" not in self.el("#analyse-go").get_attribute("class"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                                        {"identifier": added["identifier"]})
+        print("analysis without SharedWorker: lines on the tab's own stream")
+
     def ten_tabs_analysing(self):
         """Ten tabs analysing at once share one event stream (the page's
         SharedWorker), so an eleventh page still loads at once, and each tab
@@ -666,7 +683,7 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "ten_tabs_analysing", "review", "watch",
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
             "measure"]
         for step in steps:
             t = time.perf_counter()
