@@ -112,9 +112,9 @@ impl Gui {
             .to_string()
     }
 
-    /// Opens a live stream and returns what arrived within `wait`, or
-    /// once `until` is seen.
-    fn stream(&self, path: &str, wait: Duration, until: &str, during: impl FnOnce()) -> String {
+    /// Sends `GET path` on a connection left open, read with a short
+    /// timeout.
+    fn open_stream(&self, path: &str) -> TcpStream {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         write!(
             stream,
@@ -125,6 +125,13 @@ impl Gui {
         stream
             .set_read_timeout(Some(Duration::from_millis(100)))
             .unwrap();
+        stream
+    }
+
+    /// Opens a live stream and returns what arrived within `wait`, or
+    /// once `until` is seen.
+    fn stream(&self, path: &str, wait: Duration, until: &str, during: impl FnOnce()) -> String {
+        let mut stream = self.open_stream(path);
         let mut seen = String::new();
         let mut buf = [0u8; 4096];
         // The stream is open once its head arrived.
@@ -598,6 +605,217 @@ fn records_are_listed_read_uploaded_and_watched() {
     assert!(events.contains("\"final\""), "{events}");
     assert_eq!(gui.get(&format!("/api/watch?records={id}")).0, 404);
     assert_eq!(gui.get("/api/watch?records=f5").0, 404);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One channel stream carries many sessions' events (the page's shared
+/// worker holds one for all its tabs): each event wrapped with its session,
+/// attached by `/api/listen` (which sends the session's engines first) and
+/// detached by `/api/unlisten`, after which an analysis nobody follows
+/// stops. Bad channel and session names are refused.
+#[test]
+fn one_channel_carries_several_sessions_events() {
+    let gui = Gui::start(&[]);
+    let (a, b) = (gui.session(), gui.session());
+    let mut stream = gui.open_stream("/api/channel");
+    let mut seen = String::new();
+    let mut read_until = |what: &dyn Fn(&str) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut buf = [0u8; 4096];
+        while !what(&seen) && Instant::now() < deadline {
+            if let Ok(n) = stream.read(&mut buf) {
+                seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        }
+        seen.clone()
+    };
+    let opened = read_until(&|s: &str| s.contains("event: channel\ndata: {"));
+    let data = opened.split("event: channel\ndata: ").nth(1).unwrap();
+    let channel = serde_json::from_str::<serde_json::Value>(data.lines().next().unwrap()).unwrap()
+        ["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for session in [&a, &b] {
+        let body = format!(r#"{{"channel":"{channel}","session":"{session}"}}"#);
+        assert_eq!(gui.json("/api/listen", &body)["listening"], true);
+        let analyse = format!(r#"{{"session":"{session}","moves":["@c3"],"multipv":1}}"#);
+        assert_eq!(gui.post("/api/analyse", &analyse).0, 200);
+    }
+    let both = read_until(&|s: &str| {
+        [&a, &b].iter().all(|id| {
+            s.split("event: info\ndata: ").skip(1).any(|e| {
+                e.lines()
+                    .next()
+                    .unwrap_or("")
+                    .contains(&format!(r#""session":"{id}""#))
+            })
+        })
+    });
+    let events: Vec<(String, serde_json::Value)> = both
+        .split("\n\n")
+        .filter_map(|e| {
+            let name = e.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data = e.lines().find_map(|l| l.strip_prefix("data: "))?;
+            Some((name.to_string(), serde_json::from_str(data).ok()?))
+        })
+        .collect();
+    for id in [&a, &b] {
+        let of = |name: &str| {
+            events
+                .iter()
+                .filter(|(n, d)| n == name && d["session"] == id.as_str())
+                .count()
+        };
+        assert!(of("engines") == 1 && of("info") > 0, "{id}: {both}");
+    }
+    let info = events.iter().find(|(n, _)| n == "info").unwrap();
+    assert!(
+        info.1["data"]["pv"].is_string(),
+        "wrapped as {{session, data}}: {both}"
+    );
+    // Detached, a's analysis has nobody to show its lines to: it stops.
+    let body = format!(r#"{{"channel":"{channel}","session":"{a}"}}"#);
+    assert_eq!(gui.json("/api/unlisten", &body)["listening"], false);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status: serde_json::Value =
+            serde_json::from_str(&gui.get(&format!("/api/engines?session={a}")).1).unwrap();
+        if status["slots"][2]["state"] != "thinking" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a detached analysis went on: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        gui.post("/api/stop", &format!(r#"{{"session":"{b}","slot":"A"}}"#))
+            .0,
+        200
+    );
+    for (body, code) in [
+        (format!(r#"{{"channel":"c99-0","session":"{a}"}}"#), 404),
+        (format!(r#"{{"session":"{a}"}}"#), 400),
+        (
+            format!(r#"{{"channel":"{channel}","session":"nope"}}"#),
+            404,
+        ),
+        (format!(r#"{{"channel":7,"session":"{a}"}}"#), 400),
+    ] {
+        let (status, text) = gui.post("/api/listen", &body);
+        assert_eq!(status, code, "{body}: {text}");
+    }
+}
+
+/// An engine given endgame tables on the command line (`option.TablebasePath`
+/// in its `--engine` spec) answers a table position from them: the `info`
+/// event carries its `tbhits` and the table's mate score, which the page
+/// shows as the tablebase value.
+#[test]
+fn a_table_value_reaches_the_page_as_the_engine_reports_it() {
+    let dir = std::env::temp_dir().join(format!("yote-gui-tb-{}", std::process::id()));
+    let made = Command::new(YOTE)
+        .args(["tb", "generate", "--pieces", "4", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let engine = format!(
+        "name=tables,cmd={YOTE},option.TablebasePath={}",
+        dir.display()
+    );
+    let gui = Gui::start(&["--engine", &engine]);
+    let config: serde_json::Value = serde_json::from_str(&gui.get("/api/config").1).unwrap();
+    assert_eq!(config["engines"][1]["name"], "tables");
+    let session = gui.session();
+    // White to move jumps d3 and wins at once.
+    let analyse =
+        format!(r#"{{"session":"{session}","engine":1,"fen":"6/6/2WB2/6/W5 w 0 1 0 1"}}"#);
+    let events = gui.stream(
+        &format!("/api/events?session={session}"),
+        Duration::from_secs(20),
+        "\"tbhits\":1",
+        || assert_eq!(gui.post("/api/analyse", &analyse).0, 200),
+    );
+    let info = events
+        .split("event: info\ndata: ")
+        .skip(1)
+        .map(|e| serde_json::from_str::<serde_json::Value>(e.lines().next().unwrap()).unwrap())
+        .find(|i| i["tbhits"] == 1)
+        .unwrap_or_else(|| panic!("no table line: {events}"));
+    assert_eq!(info["score"]["kind"], "mate", "{info}");
+    assert_eq!(info["score"]["value"], 1, "{info}");
+    assert_eq!(info["nodes"], 1, "{info}");
+    assert!(info["pv"].as_str().unwrap().starts_with("c3e3"), "{info}");
+    let stop = format!(r#"{{"session":"{session}","slot":"A"}}"#);
+    assert_eq!(gui.post("/api/stop", &stop).0, 200);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The match runner's sidecar (`FILE.live`, one JSON line per running
+/// game) is followed too: a `live` event with each game's board replayed,
+/// its players and ply count; a game already in the records (its run and
+/// number) is not shown as running, one of another run's number is; a line that does not replay says why; the sidecar's removal
+/// (the match ended) sends an empty list.
+#[test]
+fn games_in_progress_are_watched_from_the_sidecar() {
+    let dir = std::env::temp_dir().join(format!("yote-gui-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("match.pgn");
+    let sidecar = dir.join("match.pgn.live");
+    std::fs::write(
+        &records,
+        "[White \"a\"]\n[Black \"b\"]\n[Run \"r2\"]\n[Game \"1\"]\n[Result \"1-0\"]\n\n1. @c3 @d4 1-0\n\n[White \"a\"]\n[Black \"b\"]\n[Run \"r1\"]\n[Game \"2\"]\n[Result \"1-0\"]\n\n1. @c3 @d4 1-0\n",
+    )
+    .unwrap();
+    std::fs::write(&sidecar, "").unwrap();
+    let gui = Gui::start(&["--records", records.to_str().unwrap()]);
+    let running = concat!(
+        r#"{"game":1,"run":"r2","white":"a","black":"b","variant":"standard","fen":"","moves":["@a1"]}"#,
+        "\n",
+        r#"{"game":2,"run":"r2","white":"b","black":"a","variant":"standard","fen":"","moves":["@c3","@d4","@e5"]}"#,
+        "\n",
+        r#"{"game":3,"run":"r2","white":"a","black":"b","variant":"standard","fen":"","moves":["@c3","@c3"]}"#,
+        "\n",
+    );
+    let events = gui.stream(
+        "/api/watch?records=f0",
+        Duration::from_secs(20),
+        "event: live\ndata: {\"games\":[]}",
+        || {
+            std::thread::sleep(Duration::from_millis(400));
+            std::fs::write(&sidecar, running).unwrap();
+            std::thread::sleep(Duration::from_millis(700));
+            std::fs::remove_file(&sidecar).unwrap();
+        },
+    );
+    let live: Vec<serde_json::Value> = events
+        .split("event: live\ndata: ")
+        .skip(1)
+        .map(|e| serde_json::from_str(e.lines().next().unwrap()).unwrap())
+        .collect();
+    assert_eq!(live.len(), 2, "{events}");
+    let games = live[0]["games"].as_array().unwrap();
+    let numbers: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [2, 3], "game 1 of run r2 is finished: {events}");
+    let second = &games[0];
+    assert_eq!(
+        (second["white"].as_str(), second["black"].as_str()),
+        (Some("b"), Some("a"))
+    );
+    assert_eq!(second["plies"], 3);
+    assert_eq!(second["last"], "@e5");
+    let cells = second["board"]["cells"].as_str().unwrap();
+    assert_eq!(cells.matches('W').count(), 2, "{second}");
+    assert_eq!(cells.matches('B').count(), 1, "{second}");
+    assert!(
+        games[1]["error"].as_str().unwrap().contains("move 2"),
+        "{}",
+        games[1]
+    );
+    assert_eq!(live[1]["games"].as_array().unwrap().len(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

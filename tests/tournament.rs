@@ -1197,3 +1197,69 @@ fn two_shards_sharing_one_records_file_never_take_each_others_games() {
         let _ = std::fs::remove_file(path);
     }
 }
+
+/// `--pgn FILE` publishes the games in progress in `FILE.live` (one JSON
+/// line per running game, moves so far) while the match runs, and removes
+/// it when the match ends; the records file only ever gets finished games.
+#[test]
+fn games_in_progress_are_published_beside_the_records_and_removed_at_the_end() {
+    let pgn = temp("live-sidecar.pgn");
+    let sidecar = yote::tournament::live::sidecar_path(&pgn);
+    let _ = std::fs::remove_file(&pgn);
+    // A stale sidecar (a killed run) is replaced at the start.
+    std::fs::write(&sidecar, "{\"game\":99}\n").unwrap();
+    let yote = env!("CARGO_BIN_EXE_yote");
+    let mut child = Command::new(yote)
+        .args(["match", "--quiet", "--movetime", "40", "--games", "2"])
+        .args(["--max-plies", "40", "--concurrency", "2"])
+        .args(["--engine", &format!("name=a,cmd={yote}")])
+        .args(["--engine", &format!("name=b,cmd={yote}")])
+        .arg("--pgn")
+        .arg(&pgn)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut seen = std::collections::BTreeMap::new();
+    let mut variants = std::collections::BTreeSet::new();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the match is too slow"
+        );
+        let text = std::fs::read_to_string(&sidecar).unwrap_or_default();
+        if text.contains("\"game\":99") {
+            // The run has not started its games yet.
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            continue;
+        }
+        for line in text.lines() {
+            let game: serde_json::Value = serde_json::from_str(line).expect("a whole JSON line");
+            let moves = game["moves"].as_array().unwrap().len();
+            variants.insert(game["variant"].as_str().unwrap().to_string());
+            assert!(game["fen"].as_str().is_some_and(|f| !f.is_empty()));
+            let names = (
+                game["white"].as_str().unwrap(),
+                game["black"].as_str().unwrap(),
+            );
+            assert!(names == ("a", "b") || names == ("b", "a"), "{names:?}");
+            let number = game["game"].as_u64().unwrap();
+            let most = seen.entry(number).or_insert(0);
+            *most = moves.max(*most);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(child.wait().unwrap().success());
+    let games: Vec<u64> = seen.keys().copied().collect();
+    assert_eq!(games, [1, 2], "both games were seen in progress");
+    assert!(
+        seen.values().any(|&plies| plies > 4),
+        "moves beyond the opening were published: {seen:?}"
+    );
+    assert!(!sidecar.exists(), "the sidecar outlived the match");
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(records.matches("[Game ").count(), 2);
+    let variant: Vec<String> = variants.into_iter().collect();
+    assert_eq!(variant.len(), 1);
+    assert!(records.contains(&format!("[Variant \"{}\"]", variant[0])));
+}

@@ -15,6 +15,11 @@ pub const ASSETS: &[(&str, &str, &[u8])] = &[
     ("review.js", JS, include_bytes!("assets/review.js")),
     ("watch.js", JS, include_bytes!("assets/watch.js")),
     (
+        "events-worker.js",
+        JS,
+        include_bytes!("assets/events-worker.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("assets/favicon.svg"),

@@ -120,7 +120,7 @@ impl Engines {
         let id = format!("s{n}-{:08x}", random_tag());
         let session = Arc::new(Session {
             id: id.clone(),
-            hub: Hub::default(),
+            hub: Hub::new(&id),
             slots: Default::default(),
             touched: Mutex::new(Instant::now()),
         });
@@ -490,7 +490,7 @@ pub fn info_json(slot: usize, line: &str) -> Value {
 }
 
 /// A session id nobody can guess from the previous one.
-fn random_tag() -> u32 {
+pub fn random_tag() -> u32 {
     rand::random()
 }
 

@@ -1,13 +1,21 @@
-//! Live updates: Server-Sent Events. A [`Hub`] fans events out to the tabs
-//! subscribed to it; each subscription is one long response written by its
-//! own thread straight to the socket, flushed per event, so nothing waits
-//! in a buffer. A tab that stops reading loses events (its queue is
-//! bounded) rather than making the server hold them.
+//! Live updates: Server-Sent Events. A [`Hub`] (one per engine session)
+//! fans events out to the streams subscribed to it; each stream is one long
+//! response written by its own thread straight to the socket, flushed per
+//! event, so nothing waits in a buffer. A stream that stops reading loses
+//! events (its queue is bounded) rather than making the server hold them.
+//!
+//! A browser gives all its tabs six HTTP/1.1 connections to one server, so
+//! a stream per tab would stall the seventh tab's page loads. A
+//! [`Channel`] is one stream that many sessions' hubs feed, each event
+//! wrapped as `{"session": id, "data": …}`: the page's shared worker holds
+//! one channel for every tab of the browser and routes the events by
+//! session.
 
-use serde_json::Value;
+use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::time::Duration;
 
@@ -23,35 +31,116 @@ pub const MAX_STREAMS: usize = 64;
 
 static OPEN_STREAMS: AtomicUsize = AtomicUsize::new(0);
 
-#[derive(Default)]
+/// A stream fed by a hub: a session's own, or a channel (by its id).
+struct Subscriber {
+    channel: Option<String>,
+    tx: SyncSender<String>,
+}
+
+/// One session's events and the streams that follow them.
 pub struct Hub {
-    subscribers: Mutex<Vec<SyncSender<String>>>,
+    session: String,
+    subscribers: Mutex<Vec<Subscriber>>,
 }
 
 impl Hub {
-    /// A new subscriber's queue, or None when too many streams are open.
+    pub fn new(session: &str) -> Hub {
+        Hub {
+            session: session.to_string(),
+            subscribers: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A new stream's queue, or None when too many streams are open.
     pub fn subscribe(&self) -> Option<Receiver<String>> {
         if OPEN_STREAMS.load(Ordering::Relaxed) >= MAX_STREAMS {
             return None;
         }
         let (tx, rx) = mpsc::sync_channel(QUEUE);
-        self.subscribers.lock().expect("hub lock").push(tx);
+        let subscriber = Subscriber { channel: None, tx };
+        self.subscribers.lock().expect("hub lock").push(subscriber);
         Some(rx)
     }
 
-    /// Sends `data` as an event named `event` to every subscriber.
+    /// Feeds the channel `id` (once, however often it is asked).
+    pub fn attach(&self, id: &str, tx: SyncSender<String>) {
+        let mut subscribers = self.subscribers.lock().expect("hub lock");
+        if !subscribers.iter().any(|s| s.channel.as_deref() == Some(id)) {
+            let channel = Some(id.to_string());
+            subscribers.push(Subscriber { channel, tx });
+        }
+    }
+
+    /// Stops feeding the channel `id` (the tab left or stopped listening).
+    pub fn detach(&self, id: &str) {
+        let mut subscribers = self.subscribers.lock().expect("hub lock");
+        subscribers.retain(|s| s.channel.as_deref() != Some(id));
+    }
+
+    /// Sends `data` as an event named `event` to every subscriber: as it is
+    /// to the session's own streams, wrapped with the session to channels.
     pub fn publish(&self, event: &str, data: &Value) {
-        let text = event_text(event, data);
-        self.subscribers.lock().expect("hub lock").retain(|tx| {
+        let own = event_text(event, data);
+        let wrapped = event_text(event, &json!({"session": self.session, "data": data}));
+        self.subscribers.lock().expect("hub lock").retain(|s| {
+            let text = if s.channel.is_some() { &wrapped } else { &own };
             !matches!(
-                tx.try_send(text.clone()),
+                s.tx.try_send(text.clone()),
                 Err(TrySendError::Disconnected(_))
             )
         });
     }
 
+    /// Sends one event to the channel `id` only (a newly attached one
+    /// learns the state the others already have).
+    pub fn publish_to(&self, id: &str, event: &str, data: &Value) {
+        let wrapped = event_text(event, &json!({"session": self.session, "data": data}));
+        let subscribers = self.subscribers.lock().expect("hub lock");
+        if let Some(s) = subscribers
+            .iter()
+            .find(|s| s.channel.as_deref() == Some(id))
+        {
+            let _ = s.tx.try_send(wrapped);
+        }
+    }
+
     pub fn subscribers(&self) -> usize {
         self.subscribers.lock().expect("hub lock").len()
+    }
+}
+
+/// The channels open now, by id: where `POST /api/listen` finds the queue
+/// to attach a session to. A channel is removed when its stream ends.
+#[derive(Default)]
+pub struct Channels {
+    open: Mutex<HashMap<String, SyncSender<String>>>,
+    counter: AtomicU64,
+}
+
+impl Channels {
+    /// A new channel: its id and its queue, or None when too many streams
+    /// are open.
+    pub fn open(&self, tag: u32) -> Option<(String, Receiver<String>)> {
+        if OPEN_STREAMS.load(Ordering::Relaxed) >= MAX_STREAMS {
+            return None;
+        }
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let id = format!("c{n}-{tag:08x}");
+        let (tx, rx) = mpsc::sync_channel(QUEUE);
+        self.open
+            .lock()
+            .expect("channels lock")
+            .insert(id.clone(), tx);
+        Some((id, rx))
+    }
+
+    /// The queue of the open channel `id`.
+    pub fn sender(&self, id: &str) -> Option<SyncSender<String>> {
+        self.open.lock().expect("channels lock").get(id).cloned()
+    }
+
+    pub fn close(&self, id: &str) {
+        self.open.lock().expect("channels lock").remove(id);
     }
 }
 

@@ -13,6 +13,7 @@ pub mod live;
 pub mod records;
 pub mod routes;
 pub mod server;
+pub mod watch;
 
 use crate::tournament::cli::engine_config;
 use crate::tournament::engine_process::EngineConfig;

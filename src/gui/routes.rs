@@ -3,33 +3,29 @@
 
 use super::assets;
 use super::board::{self, Replayed};
-use super::engines::{ApiError, SLOTS, Wanted, go_command};
+use super::engines::{self, ApiError, SLOTS, Wanted, go_command};
 use super::live::{self, event_text};
-use super::records::{self, read_file_from, read_games, summary_json};
+use super::records::{self, read_games};
 use super::server::AppState;
+use super::watch;
 use crate::rules::{Player, Variant};
-use crate::tournament::records::RecordReader;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::sync::mpsc::Receiver;
 use tiny_http::Method;
 
 pub enum Reply {
     Json(u16, Value),
     Asset(&'static str, &'static [u8]),
-    /// Server-Sent Events: the queue and the first event.
-    Stream(Receiver<String>, Option<String>),
+    /// Server-Sent Events: the queue, the first event, and what to do
+    /// when the stream ends.
+    Stream(
+        Receiver<String>,
+        Option<String>,
+        Option<Box<dyn FnOnce() + Send>>,
+    ),
     Error(ApiError),
 }
-
-/// Games a watch stream sends at its start (the latest); the page keeps
-/// no more than this many either.
-pub const WATCH_BACKLOG: usize = 200;
-
-/// How often a watched file is looked at.
-const WATCH_POLL: Duration = Duration::from_millis(300);
 
 pub fn route(
     state: &Arc<AppState>,
@@ -51,6 +47,9 @@ pub fn route(
             .map(|r| board::state_json(&r)),
         (false, "/api/session") => Ok(json!({"id": state.engines.open().id})),
         (true, "/api/events") => return events(state, query),
+        (true, "/api/channel") => return channel(state),
+        (false, "/api/listen") => parse(&body).and_then(|req| listen(state, &req, true)),
+        (false, "/api/unlisten") => parse(&body).and_then(|req| listen(state, &req, false)),
         (true, "/api/engines") => {
             session_of(state, param(query, "session")).map(|s| state.engines.status(&s))
         }
@@ -64,7 +63,7 @@ pub fn route(
             let name = param(query, "name").unwrap_or("upload");
             state.records.upload(name, body)
         }
-        (true, "/api/watch") => return watch(state, query),
+        (true, "/api/watch") => return watch::watch(state, param(query, "records")),
         (true, p) if p.starts_with("/api/records/") => {
             records_get(state, &p["/api/records/".len()..])
         }
@@ -281,6 +280,46 @@ fn validate(state: &AppState, req: &Value) -> Result<Value, ApiError> {
     }
 }
 
+/// `GET /api/channel`: one stream for many sessions (the page's shared
+/// worker opens one for all the tabs of a browser); its first event,
+/// `channel`, gives the id that `/api/listen` attaches sessions to.
+fn channel(state: &Arc<AppState>) -> Reply {
+    let Some((id, rx)) = state.channels.open(engines::random_tag()) else {
+        return Reply::Error(ApiError::new(
+            503,
+            format!("more than {} live streams open", live::MAX_STREAMS),
+        ));
+    };
+    let hello = event_text("channel", &json!({ "id": id }));
+    let state = state.clone();
+    Reply::Stream(
+        rx,
+        Some(hello),
+        Some(Box::new(move || state.channels.close(&id))),
+    )
+}
+
+/// `POST /api/listen` / `/api/unlisten` `{channel, session}`: the session's
+/// events start (with its engines' state) or stop going to the channel.
+fn listen(state: &AppState, req: &Value, on: bool) -> Result<Value, ApiError> {
+    let session = session_field(state, req)?;
+    let id =
+        text_field(req, "channel")?.ok_or_else(|| ApiError::new(400, "'channel' is missing"))?;
+    if !on {
+        session.hub.detach(id);
+        return Ok(json!({ "listening": false }));
+    }
+    let tx = state
+        .channels
+        .sender(id)
+        .ok_or_else(|| ApiError::new(404, format!("no open channel '{id}'")))?;
+    session.hub.attach(id, tx);
+    session
+        .hub
+        .publish_to(id, "engines", &state.engines.status(&session));
+    Ok(json!({ "listening": true }))
+}
+
 /// `/api/records/<id>`: the game list; `/api/records/<id>/<n>`: one game.
 fn records_get(state: &AppState, rest: &str) -> Result<Value, ApiError> {
     let (id, game) = match rest.split_once('/') {
@@ -316,109 +355,12 @@ fn events(state: &AppState, query: &str) -> Reply {
     match session.hub.subscribe() {
         Some(rx) => {
             let hello = event_text("engines", &state.engines.status(&session));
-            Reply::Stream(rx, Some(hello))
+            Reply::Stream(rx, Some(hello), None)
         }
         None => Reply::Error(ApiError::new(
             503,
             format!("more than {} live streams open", live::MAX_STREAMS),
         )),
-    }
-}
-
-/// Follows a records file as a match appends to it: the latest games at
-/// once, then every game as it lands, and the standings after each.
-fn watch(state: &AppState, query: &str) -> Reply {
-    let id = param(query, "records").unwrap_or("");
-    let Some(path) = state.records.path(id).cloned() else {
-        return Reply::Error(ApiError::new(
-            404,
-            format!("no records file '{id}' to watch (give one with --records)"),
-        ));
-    };
-    if live::open_streams() >= live::MAX_STREAMS {
-        return Reply::Error(ApiError::new(503, "too many live streams open"));
-    }
-    let (tx, rx) = mpsc::sync_channel(64);
-    thread::spawn(move || follow(&path, &tx));
-    Reply::Stream(rx, None)
-}
-
-/// The watcher: reads what was appended since the last look, a complete
-/// line at a time, and sends each finished game; ends when the tab goes.
-fn follow(path: &std::path::PathBuf, tx: &SyncSender<String>) {
-    let mut reader = RecordReader::default();
-    let mut offset = 0;
-    let mut count = 0usize;
-    let mut first = true;
-    let mut last_beat = Instant::now();
-    loop {
-        let (text, next) = match read_file_from(path, offset) {
-            Ok(read) => read,
-            Err(e) => {
-                let _ = tx.send(event_text(
-                    "error",
-                    &json!({"error": format!("{}: {e}", path.display())}),
-                ));
-                return;
-            }
-        };
-        offset = next;
-        let mut new_games = Vec::new();
-        for line in text.lines() {
-            match reader.line(line) {
-                Ok(Some(game)) => new_games.push(game),
-                Ok(None) => {}
-                Err(e) => {
-                    let _ = tx.send(event_text("error", &json!({"error": e.to_string()})));
-                    reader = RecordReader::default();
-                }
-            }
-        }
-        let skip = if first {
-            new_games.len().saturating_sub(WATCH_BACKLOG)
-        } else {
-            0
-        };
-        for (i, game) in new_games.iter().enumerate() {
-            let index = count + i;
-            if i < skip {
-                continue;
-            }
-            let mut event = summary_json(index, game);
-            // The latest game's board and moves, for the live board.
-            if i + 1 == new_games.len()
-                && let Ok(full) = records::game_json(game.clone(), index)
-            {
-                event["final"] = full["boards"]
-                    .as_array()
-                    .and_then(|b| b.last().cloned())
-                    .unwrap_or(Value::Null);
-                event["moves"] = json!(game.moves);
-                event["end"] = full["end"].clone();
-            }
-            if tx.send(event_text("game", &event)).is_err() {
-                return;
-            }
-        }
-        count += new_games.len();
-        if !new_games.is_empty() || first {
-            let standings = records::read_file_from(path, 0)
-                .map(|(t, _)| records::standings_json(&t))
-                .unwrap_or(Value::Null);
-            let data = json!({"games": count, "standings": standings});
-            if tx.send(event_text("standings", &data)).is_err() {
-                return;
-            }
-            last_beat = Instant::now();
-        } else if last_beat.elapsed() > Duration::from_secs(10) {
-            // Finds a tab that went away while the file is quiet.
-            if tx.send(": idle\n\n".to_string()).is_err() {
-                return;
-            }
-            last_beat = Instant::now();
-        }
-        first = false;
-        thread::sleep(WATCH_POLL);
     }
 }
 

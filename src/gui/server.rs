@@ -32,6 +32,7 @@ pub const MAX_JSON_BODY: usize = 256 * 1024;
 pub struct AppState {
     pub engines: Arc<Engines>,
     pub records: Records,
+    pub channels: live::Channels,
     /// `host:port` values a request may name.
     allowed_hosts: Vec<String>,
     pub started: Instant,
@@ -80,6 +81,7 @@ impl Server {
             state: Arc::new(AppState {
                 engines: Arc::new(Engines::new(config.engines)),
                 records: Records::new(config.records),
+                channels: live::Channels::default(),
                 allowed_hosts,
                 started: Instant::now(),
             }),
@@ -216,8 +218,11 @@ fn handle(state: &Arc<AppState>, mut request: Request) {
         }
     };
     let reply = routes::route(state, &method, path, query, body);
-    if let Reply::Stream(events, first) = reply {
+    if let Reply::Stream(events, first, on_end) = reply {
         live::stream(request.into_writer(), events, first);
+        if let Some(on_end) = on_end {
+            on_end();
+        }
         return;
     }
     let _ = respond(request, reply);

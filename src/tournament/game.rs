@@ -264,6 +264,8 @@ impl Clocks {
 
 /// Plays `opening` to the end between `white` and `black` (both already
 /// started and told about the new game), each under its own time control.
+/// `on_moves` sees the moves so far, opening included, before the first
+/// search and after every ply (the runner publishes them for viewers).
 /// None if the runner was interrupted meanwhile.
 pub fn play(
     rules: &Rules,
@@ -272,6 +274,7 @@ pub fn play(
     controls: [TimeControl; 2],
     adjudication: &Adjudication,
     engines: [&mut EngineProcess; 2],
+    on_moves: &mut dyn FnMut(&[String]),
 ) -> Option<GameReport> {
     let mut game = opening
         .game(rules)
@@ -284,6 +287,7 @@ pub fn play(
     }
     let mut clocks = Clocks::new(controls);
     let mut scores = ScoreHistory::default();
+    on_moves(&moves);
     loop {
         if let Some(end) = verdict(&game, moves.len(), adjudication, &scores) {
             return Some(GameReport {
@@ -312,6 +316,7 @@ pub fn play(
                 moves.push(text);
                 comments.push(comment(&reply));
                 scores.push(side, reply.score);
+                on_moves(&moves);
             }
         }
     }

@@ -4,12 +4,14 @@
 //! (`engine_process`); each game is refereed move by move with the rules
 //! library (`game`); `schedule` and `openings` decide who plays what;
 //! `runner` plays the schedule on N threads; `tally` and `stats` turn results
-//! into Elo, LOS and SPRT; `records` writes and reads the game records.
+//! into Elo, LOS and SPRT; `records` writes and reads the game records, and
+//! `live` publishes the games in progress beside them.
 
 pub mod cli;
 pub mod engine_process;
 pub mod game;
 pub mod interrupt;
+pub mod live;
 pub mod openings;
 pub mod progress;
 pub mod records;

@@ -16,6 +16,7 @@ use super::cli::MatchConfig;
 use super::engine_process::{EngineError, EngineProcess};
 use super::game::{self, Forfeit, GameReport, Termination, TimeControl};
 use super::interrupt;
+use super::live::LiveGames;
 use super::progress::Progress;
 use super::records::{GameRecord, GameResult};
 use super::resume::{self, RunId};
@@ -68,6 +69,8 @@ struct Shared<'a> {
     next: AtomicUsize,
     stop: AtomicBool,
     restarts: Vec<AtomicUsize>,
+    /// The games in progress, beside the records file (with `--pgn`).
+    live: Option<LiveGames>,
 }
 
 /// Plays the match; `on_game` sees every finished game (in finishing order).
@@ -105,6 +108,10 @@ pub fn run_match(
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         restarts: config.engines.iter().map(|_| AtomicUsize::new(0)).collect(),
+        live: config
+            .pgn
+            .as_ref()
+            .map(|path| LiveGames::new(path, run.tag(), config.rules.variant().spec())),
     };
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut progress = Progress::new(scheduled, done.len(), !config.quiet);
@@ -122,7 +129,11 @@ pub fn run_match(
         }
         drop(tx);
         loop {
-            let game = match rx.recv_timeout(Duration::from_millis(100)) {
+            let received = rx.recv_timeout(Duration::from_millis(100));
+            if let Some(live) = &shared.live {
+                live.flush(false);
+            }
+            let game = match received {
                 Ok(game) => game,
                 Err(RecvTimeoutError::Timeout) => {
                     if interrupt::requested() {
@@ -142,6 +153,11 @@ pub fn run_match(
                 file.write_all(game.record.write().as_bytes())
                     .and_then(|_| file.flush())
                     .context("writing the records file")?;
+            }
+            if let Some(live) = &shared.live {
+                // The game leaves the sidecar once it is in the records (a
+                // viewer that still sees it there finds it recorded).
+                live.end(game.job.index + 1);
             }
             played += 1;
             on_game(&game);
@@ -368,6 +384,19 @@ fn play_job(
     };
     let opening = &config.openings[job.opening];
     let controls = [config.control(job.white), config.control(job.black)];
+    let number = job.index + 1;
+    let live = shared.live.as_ref();
+    if let Some(live) = live {
+        let start = opening
+            .game(&config.rules)
+            .expect("openings are checked when loaded");
+        live.begin(
+            number,
+            &config.engines[job.white].name,
+            &config.engines[job.black].name,
+            config.rules.position_text(start.start()),
+        );
+    }
     let report = game::play(
         &config.rules,
         opening,
@@ -375,7 +404,19 @@ fn play_job(
         controls,
         &config.adjudication,
         [white, black],
-    )?;
+        &mut |moves| {
+            if let Some(live) = live {
+                live.moves(number, moves);
+            }
+        },
+    );
+    let Some(report) = report else {
+        // Interrupted: the game is not recorded, nor shown any longer.
+        if let Some(live) = live {
+            live.end(number);
+        }
+        return None;
+    };
     if let Some(side) = report.failed {
         discard(shared, engines, sides[side.index()].1);
     }

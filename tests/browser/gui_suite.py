@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")
@@ -44,9 +46,16 @@ class Suite:
         self.games = split_games(open(args.records).read())
         with open(self.watched, "w") as f:
             f.write(self.games[0])
+        # Endgame tables of up to 4 pieces (a tenth of a second), for an
+        # engine that reports table values.
+        self.tables = os.path.join(self.tmp, "tb")
+        subprocess.run([args.yote, "tb", "generate", "--pieces", "4", "--dir", self.tables],
+                       check=True, capture_output=True)
+        tables_engine = f"name=tables,cmd={args.yote},option.TablebasePath={self.tables}"
         started = time.perf_counter()
         self.server = subprocess.Popen(
-            [args.yote, "gui", "--port", "0", "--records", args.records, "--records", self.watched],
+            [args.yote, "gui", "--port", "0", "--records", args.records, "--records", self.watched,
+             "--engine", tables_engine],
             stdout=subprocess.PIPE, text=True)
         self.url = self.server.stdout.readline().split()[-1]
         self.server_start_ms = (time.perf_counter() - started) * 1000
@@ -217,6 +226,39 @@ class Suite:
         self.until("the link's error", lambda: "bogus" in self.el("#error").text)
         print("boards 3x3, 8x8, 4x7 drawn; a bad link parameter shows its error")
 
+    def multi_jump_path(self):
+        """Under MultiJump two chains join a1 and c3 (over a2 and b3, or
+        over b1 and c2): clicking a1 then c3 asks which path, and the one
+        picked (not the first listed) is played, then its removals."""
+        fen = "6/6/1B4/B1B3/WB4 w 11 8 0 1"
+        self.open("?variant=multi_jump=true&fen=" + urllib.parse.quote(fen))
+        self.click_square("a1")
+        self.until("c3 among the targets", lambda: self.els('[data-square="c3"].target'))
+        self.click_square("c3")
+        self.until("the path chooser", lambda: self.el('[data-role="jump-chooser"]').is_displayed())
+        choices = {b.text: b for b in self.els('[data-role="jump-chooser"] button[data-jump]')}
+        assert sorted(choices) == ["a1 → a3 → c3 (takes a2, b3)", "a1 → c1 → c3 (takes b1, c2)"], list(choices)
+        assert self.plies() == 0, "nothing is played before the path is chosen"
+        self.shot("multi-jump-chooser")
+        choices["a1 → c1 → c3 (takes b1, c2)"].click()
+        self.until("the chosen jump", lambda: self.plies() == 1 and "owes 2 removals" in self.status())
+        assert self.els('[data-role="moves"] > li')[0].get_attribute("textContent") == "a1c1c3"
+        assert not self.els('[data-square="b1"] [data-piece]') and not self.els('[data-square="c2"] [data-piece]')
+        assert self.els('[data-square="a2"] [data-piece="B"]'), "the other path's pieces stay"
+        self.click_square("a2")
+        self.click_square("b3")
+        self.until("the removals", lambda: self.plies() >= 2)
+        assert self.els('[data-role="moves"] > li')[1].get_attribute("textContent") == "xa2xb3"
+        # Escape dismisses the chooser without playing.
+        self.open("?variant=multi_jump=true&fen=" + urllib.parse.quote(fen))
+        self.click_square("a1")
+        self.click_square("c3")
+        self.until("the path chooser", lambda: self.el('[data-role="jump-chooser"]').is_displayed())
+        self.el("body").send_keys(Keys.ESCAPE)
+        self.until("the chooser gone", lambda: not self.el('[data-role="jump-chooser"]').is_displayed())
+        assert self.plies() == 0
+        print("multi-jump: two paths a1 → c3 offered, the second one played, then its two removals")
+
     # -- analyse -----------------------------------------------------------
     def analyse(self):
         self.open("?variant=standard&moves=@c3,@d4")
@@ -267,6 +309,169 @@ class Suite:
                    and len(self.els('[data-piece="W"]')) == 3 and self.plies() == 0)
         print(f"analysis: {len(texts)} lines, e.g. {texts[0].splitlines()[0]!r}")
 
+    def analyse_without_shared_worker(self):
+        """A browser without SharedWorker: the tab opens a stream of its own
+        (`/api/events?session=`) and still gets its lines."""
+        added = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                            {"source": "delete window.SharedWorker;"})
+        try:
+            self.open("?variant=standard&moves=@c3,@d4&view=analyse")
+            assert self.driver.execute_script("return typeof SharedWorker") == "undefined"
+            self.el("#analyse-go").click()
+            self.until("lines on the tab's own stream", lambda: len(self.els('[data-role="lines"] > li')) >= 1)
+            self.el("#analyse-stop").click()
+            self.until("the analysis stopped", lambda: "on" not in self.el("#analyse-go").get_attribute("class"))
+        finally:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                                        {"identifier": added["identifier"]})
+        print("analysis without SharedWorker: lines on the tab's own stream")
+
+    def ten_tabs_analysing(self):
+        """Ten tabs analysing at once share one event stream (the page's
+        SharedWorker), so an eleventh page still loads at once, and each tab
+        gets only its own session's lines."""
+        first = self.driver.current_window_handle
+        # Streams the server still counts from earlier steps (a closed one
+        # is noticed at its next keepalive).
+        before = json.load(urllib.request.urlopen(self.url + "api/health"))["streams"]
+        # Two placements each, White to move (a person), so no engine plays
+        # Black's move in any tab: ten positions, ten analyses.
+        cells = ["a1,f5", "b2,e4", "c3,d4", "d4,c3", "e5,a1", "f1,b5", "a5,f2", "b4,e2", "c1,d5", "f5,a2"]
+        tabs = []
+        for cell in cells:
+            self.driver.switch_to.new_window("tab")
+            self.open(f"?variant=standard&moves={'@' + cell.replace(',', ',@')}&view=analyse")
+            lines = self.el("#multipv")
+            lines.clear()
+            lines.send_keys("2")
+            self.el("#analyse-go").click()
+            tabs.append((self.driver.current_window_handle, cell))
+        for handle, cell in tabs:
+            self.driver.switch_to.window(handle)
+            self.until(f"two lines in the tab of @{cell}", lambda: len(self.els('[data-role="lines"] > li')) >= 2,
+                       timeout=60)
+        health = json.load(urllib.request.urlopen(self.url + "api/health"))
+        rss = server_rss_kib(self.server.pid)
+        self.driver.switch_to.new_window("tab")
+        t = time.perf_counter()
+        self.open()
+        eleventh = time.perf_counter() - t
+        ready_ms = self.driver.execute_script("return window.yoteReadyMs")
+        self.driver.close()
+        checked = 0
+        for handle, cell in tabs:
+            self.driver.switch_to.window(handle)
+            strays = self.driver.execute_script("return window.yoteStrayEvents")
+            assert strays == 0, f"the tab of @{cell} saw {strays} events of other sessions"
+            pvs = self.driver.execute_script(
+                "return [...document.querySelectorAll('[data-role=\"lines\"] > li')].map((li) => li.dataset.pv)")
+            for pv in pvs:
+                moves = ["@" + c for c in cell.split(",")] + pv.split()
+                body = json.dumps({"variant": "standard", "moves": moves}).encode()
+                req = urllib.request.Request(self.url + "api/state", body, {"Content-Type": "application/json"})
+                try:
+                    urllib.request.urlopen(req)
+                except urllib.error.HTTPError as e:
+                    raise AssertionError(f"the tab of @{cell} shows a line not of its position: {pv}: {e.read()}")
+                checked += 1
+        self.shot("ten-tabs")
+        sessions = []
+        for handle, _ in tabs:
+            self.driver.switch_to.window(handle)
+            sessions.append(self.driver.execute_async_script(
+                "const done = arguments[0]; import('/assets/api.js').then((m) => done(m.sessionId()));"))
+        for handle, _ in tabs:
+            self.driver.switch_to.window(handle)
+            self.driver.close()
+        self.driver.switch_to.window(first)
+        # Every tab gone: each session is detached from the shared stream
+        # (the tab says so as it goes), so its analysis stops.
+        deadline = time.time() + 20
+        for session in sessions:
+            while True:
+                status = json.load(urllib.request.urlopen(self.url + f"api/engines?session={session}"))
+                if status["slots"][2]["state"] != "thinking":
+                    break
+                assert time.time() < deadline, f"session {session} still analyses after its tab closed"
+                time.sleep(0.1)
+        added = health["streams"] - before
+        assert added <= 1, f"ten analysing tabs hold {added} streams, not one shared"
+        assert eleventh < 1.0, f"an eleventh page took {eleventh:.2f} s to load beside ten analysing tabs"
+        self.figures["eleventh_page_load_s_with_10_analysing"] = round(eleventh, 3)
+        self.figures["server_rss_kib_10_tabs_analysing"] = rss
+        print(f"ten tabs analysing on {added} shared stream: {checked} lines checked against their own "
+              f"positions, no stray event; an eleventh page loaded in {eleventh * 1000:.0f} ms "
+              f"(ready at {ready_ms:.0f} ms); server {rss} KiB")
+
+    def tablebase(self):
+        """An engine with endgame tables: the Analyse view shows the table's
+        value of a table position (as `yote tb probe` gives it), and none
+        for a position beyond the tables."""
+        shown = []
+        for fen, value in [("6/6/2WB2/6/W5 w 0 1 0 1", "win in 1 move"),
+                           ("6/6/2W3/6/W3B1 w 0 1 0 1", "draw")]:
+            probe = subprocess.run([self.args.yote, "tb", "probe", "--dir", self.tables, "--fen", fen],
+                                   capture_output=True, text=True, check=True).stdout.splitlines()[0]
+            assert probe.startswith("value " + value.split(" in")[0].split()[0]), (fen, probe)
+            self.open("?view=analyse&fen=" + urllib.parse.quote(fen))
+            Select(self.el("#analyse-engine")).select_by_visible_text("tables")
+            self.el("#analyse-go").click()
+            self.until(f"the table value of {fen}", lambda: self.el("#tb-value").text.startswith("Tablebase:"))
+            text = self.el("#tb-value").text
+            assert text == f"Tablebase: {value}", (fen, text, probe)
+            shown.append(text)
+            self.el("#analyse-stop").click()
+            self.until("the analysis stopped", lambda: "on" not in self.el("#analyse-go").get_attribute("class"))
+        self.shot("tablebase")
+        # Beyond the tables (the start position): lines, but no table value.
+        self.open("?view=analyse")
+        Select(self.el("#analyse-engine")).select_by_visible_text("tables")
+        self.el("#analyse-go").click()
+        self.until("lines", lambda: len(self.els('[data-role="lines"] > li')) >= 1)
+        assert self.el("#tb-value").text == "", self.el("#tb-value").text
+        self.el("#analyse-stop").click()
+        print(f"tablebase values shown: {shown}; none at the start position")
+
+    def editor_hands(self):
+        """The editor moves pieces between a hand and the board: a piece put
+        comes from its side's hand, one covered or emptied goes back; the
+        hands beside the board follow the fields; a hand that makes too
+        many pieces is refused by the engine's check, one that fits is set."""
+        self.open("?view=analyse")
+        hand = lambda side: (self.el(f"#edit-hand-{side}").get_attribute("value"),
+                             self.el(f'[data-role="hand-{side}"]').text)
+        self.el('[data-put="W"]').click()
+        for sq in ["a1", "b1", "c1"]:
+            self.click_square(sq)
+        assert hand("W") == ("9", "9") and hand("B") == ("12", "12"), (hand("W"), hand("B"))
+        self.el('[data-put="B"]').click()
+        self.click_square("a1")
+        assert hand("W") == ("10", "10") and hand("B") == ("11", "11"), (hand("W"), hand("B"))
+        self.el('[data-put="."]').click()
+        self.click_square("b1")
+        assert hand("W") == ("11", "11"), hand("W")
+        field = self.el("#edit-hand-W")
+        field.clear()
+        field.send_keys("12")
+        self.until("the typed hand shown", lambda: hand("W") == ("12", "12"))
+        self.el("#edit-apply").click()
+        self.until("too many pieces refused", lambda: "13 pieces" in self.el("#edit-error").text)
+        assert self.plies() == 0 and len(self.els('[data-piece]')) == 2
+        field.clear()
+        field.send_keys("11")
+        self.el("#edit-apply").click()
+        self.until("the edited position", lambda: self.el("#edit-error").get_attribute("hidden") is not None)
+        st = self.state()
+        assert st["board"]["hands"] == {"W": 11, "B": 11}, st["board"]
+        cells = st["board"]["cells"]
+        assert cells[0] == "B" and cells[1] == "." and cells[2] == "W", cells[:6]
+        assert self.el('[data-role="hand-W"]').text == "11"
+        # Clear board: the pieces go back to their hands.
+        self.el("#edit-clear").click()
+        assert hand("W") == ("12", "12") and hand("B") == ("12", "12"), (hand("W"), hand("B"))
+        self.el("#edit-toggle").click()
+        print("editor: hands follow the pieces put and taken off; 13 pieces refused, 12 set (11 in hand)")
+
     # -- review ------------------------------------------------------------
     def review(self):
         self.open()
@@ -306,6 +511,37 @@ class Suite:
         self.until("standings", lambda: len(self.els("#standings tbody tr")) == 2)
         self.shot("watch")
         print(f"watch: {len(self.games)} games arrived live, standings of 2 engines")
+        self.watch_match_in_progress()
+
+    def watch_match_in_progress(self):
+        """A real `yote match --pgn` appending to the watched file: its
+        games in progress are shown as live boards with their pieces before
+        they end, then replaced by their results."""
+        before = len(self.els("#watch-games tbody tr"))
+        engine = f"cmd={self.args.yote}"
+        match = subprocess.Popen(
+            [self.args.yote, "match", "--quiet", "--movetime", "60", "--games", "2", "--concurrency", "2",
+             "--max-plies", "40", "--engine", f"name=left,{engine}", "--engine", f"name=right,{engine}",
+             "--pgn", self.watched],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            live = '[data-role="live-boards"] [data-live-game]'
+            self.until("a live board with pieces", lambda: self.els(f"{live} [data-piece]"))
+            seen = self.driver.execute_script(
+                f"return [...document.querySelectorAll('{live}')].map((b) => [b.dataset.liveGame, "
+                "Number(b.dataset.plies), b.querySelectorAll('[data-piece]').length, b.innerText])")
+            self.shot("watch-live")
+            assert match.poll() is None, "the match ended before a live board was seen"
+            self.until("the match's end", lambda: match.poll() is not None, timeout=60)
+        finally:
+            if match.poll() is None:
+                match.kill()
+            match.wait()
+        assert match.returncode == 0, match.returncode
+        self.until("the results landed", lambda: len(self.els("#watch-games tbody tr")) == before + 2)
+        self.until("no live board left", lambda: not self.els(live))
+        print(f"watch: a running match's live boards seen (game, plies, pieces: "
+              f"{[s[:3] for s in seen]}), then its 2 results")
 
     # -- measurements --------------------------------------------------------
     def memory(self):
@@ -447,7 +683,8 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "board_sizes", "analyse", "review", "watch", "measure"]
+            "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
+            "measure"]
         for step in steps:
             t = time.perf_counter()
             getattr(suite, step)()

@@ -67,7 +67,8 @@ function drawLines() {
 
 function tableValue(score) {
   if (!score) return '?';
-  if (score.kind === 'mate') return score.value > 0 ? `win in ${score.value} moves` : `loss in ${-score.value} moves`;
+  const moves = (n) => `${n} move${n === 1 ? '' : 's'}`;
+  if (score.kind === 'mate') return score.value > 0 ? `win in ${moves(score.value)}` : `loss in ${moves(-score.value)}`;
   return score.value === 0 ? 'draw' : `${score.value} cp`;
 }
 
@@ -100,14 +101,38 @@ async function stop() {
 }
 
 // Editor: the palette puts pieces; the fields give hands, side, owed.
+// A side's pieces move between its hand and the board, as in a game: a
+// piece put on the board comes from its hand (when the hand has one; else
+// the position holds too many, which Set position reports), a piece taken
+// off or covered goes back to it. Captured pieces are neither: lower the
+// hand field for them. The hands drawn beside the board follow the fields.
+function editHands() {
+  return { W: Math.max(0, Number($('edit-hand-W').value) || 0), B: Math.max(0, Number($('edit-hand-B').value) || 0) };
+}
+
+function setEditHands(hands) {
+  $('edit-hand-W').value = hands.W;
+  $('edit-hand-B').value = hands.B;
+}
+
+function showEdited() {
+  ctx.shownBoard = { ...ctx.state.board, cells: editCells, hands: editHands() };
+  render();
+}
+
 function editorSquare(square) {
   if (!ctx.editing) return false;
-  const board = ctx.state.board;
+  const index = squareIndex(square, ctx.state.board.cols);
+  const before = editCells[index];
+  if (before === put) return true;
+  const hands = editHands();
+  if (before !== '.') hands[before] += 1;
+  if (put !== '.' && hands[put] > 0) hands[put] -= 1;
+  setEditHands(hands);
   const cells = [...editCells];
-  cells[squareIndex(square, board.cols)] = put;
+  cells[index] = put;
   editCells = cells.join('');
-  ctx.shownBoard = { ...board, cells: editCells, hands: { W: Number($('edit-hand-W').value), B: Number($('edit-hand-B').value) } };
-  render();
+  showEdited();
   return true;
 }
 
@@ -180,10 +205,23 @@ export function initAnalyse(c) {
   $('edit-apply').onclick = applyEdit;
   $('edit-clear').onclick = () => {
     if (!ctx.editing) toggleEditing(true);
+    const hands = editHands();
+    for (const c of editCells) if (c !== '.') hands[c] += 1;
+    setEditHands(hands);
     editCells = '.'.repeat(editCells.length);
-    ctx.shownBoard = { ...ctx.shownBoard, cells: editCells };
-    render();
+    showEdited();
   };
+  // Typing a hand starts editing (from the position shown) with that hand.
+  for (const id of ['edit-hand-W', 'edit-hand-B']) {
+    $(id).oninput = () => {
+      if (!ctx.editing) {
+        const typed = $(id).value;
+        toggleEditing(true);
+        $(id).value = typed;
+      }
+      showEdited();
+    };
+  }
   const previous = ctx.hooks.square;
   ctx.hooks.square = (square, phase) => (phase === 'down' && editorSquare(square)) || (previous ? previous(square, phase) : false);
   on('info', (info) => {

@@ -26,47 +26,99 @@ export const get = (path) => call('GET', path);
 export const post = (path, body) => call('POST', path, body ?? {});
 
 let session = null;
-let source = null;
 const listeners = {};
 
 export function on(event, handler) {
   (listeners[event] ??= []).push(handler);
-  if (source) source.addEventListener(event, (e) => handler(JSON.parse(e.data)));
 }
 
-// The tab's engine session, made once. Its event stream is open only while
-// something streams (an analysis): a browser allows six connections to one
-// server over HTTP/1.1, shared by all its tabs, so idle tabs hold none.
+function dispatch(event, data) {
+  for (const h of listeners[event] ?? []) h(data);
+}
+
+// The tab's engine session, made once. Its events come only while
+// something streams (an analysis). A browser allows six connections to one
+// server over HTTP/1.1, shared by all its tabs, so the tabs share one
+// stream through a SharedWorker (events-worker.js); where there is none,
+// the tab opens a stream of its own.
 export async function openSession() {
   if (!session) session = (await post('/api/session')).id;
   return session;
 }
 
+let listening = null; // a promise: resolved once events flow
+let port = null;
+let source = null;
+let attached = null;
+// Events of another session (none, unless routing is wrong); for tests.
+window.yoteStrayEvents = 0;
+
 export async function listen() {
   await openSession();
-  if (!source) connect();
+  listening ??= typeof SharedWorker === 'function' ? viaWorker() : viaOwnStream();
+  try {
+    await listening;
+  } catch (e) {
+    listening = null;
+    // The server closed the session (idle too long): the next try makes one.
+    if (e.message.startsWith('no session')) session = null;
+    throw e;
+  }
 }
 
 export function unlisten() {
+  if (port && session) port.postMessage({ unlisten: session });
   source?.close();
   source = null;
+  listening = null;
 }
 
-function connect() {
-  source = new EventSource(`/api/events?session=${session}`);
-  for (const [event, handlers] of Object.entries(listeners)) {
-    for (const h of handlers) source.addEventListener(event, (e) => h(JSON.parse(e.data)));
+function connection(text) {
+  document.getElementById('conn').textContent = text;
+}
+
+function viaWorker() {
+  if (!port) {
+    port = new SharedWorker('/assets/events-worker.js', { name: 'yote-events' }).port;
+    port.onmessage = (m) => {
+      const msg = m.data;
+      if ('connection' in msg) connection(msg.connection);
+      if (msg.attached === session && attached) {
+        const done = attached;
+        attached = null;
+        done(msg.error);
+      }
+      if (!msg.event) return;
+      if (msg.session !== session) {
+        window.yoteStrayEvents += 1;
+        return;
+      }
+      dispatch(msg.event, msg.data);
+    };
+    port.start();
   }
-  const conn = document.getElementById('conn');
-  source.onopen = () => { conn.textContent = 'live'; };
+  return new Promise((resolve, reject) => {
+    attached = (error) => (error ? reject(new Error(error)) : resolve());
+    port.postMessage({ listen: session });
+  });
+}
+
+function viaOwnStream() {
+  source = new EventSource(`/api/events?session=${session}`);
+  for (const event of ['engines', 'engine', 'info', 'analysis']) {
+    source.addEventListener(event, (e) => dispatch(event, JSON.parse(e.data)));
+  }
+  source.onopen = () => connection('live');
   source.onerror = () => {
-    conn.textContent = '';
+    connection('');
     // Closed for good: the session was closed by the server (idle too long).
     if (source?.readyState === EventSource.CLOSED) {
       source = null;
       session = null;
+      listening = null;
     }
   };
+  return Promise.resolve();
 }
 
 window.addEventListener('pagehide', unlisten);

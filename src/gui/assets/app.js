@@ -43,6 +43,7 @@ export async function refresh() {
   ctx.state = state;
   ctx.selected = null;
   ctx.picked = [];
+  hideChooser();
   render();
   for (const hook of ctx.hooks.changed) hook(state);
   return state;
@@ -174,6 +175,7 @@ export function canMoveByHand() {
 
 async function clickSquare(square, phase) {
   if (ctx.hooks.square && ctx.hooks.square(square, phase)) return;
+  if (phase === 'down') hideChooser();
   const st = ctx.state;
   if (!canMoveByHand()) return;
   if (st.board.owed > 0) {
@@ -198,10 +200,39 @@ async function clickSquare(square, phase) {
 }
 
 // A capture that removes more than its jumped pieces is played as the
-// jump; the removals are then clicked.
+// jump; the removals are then clicked. Under MultiJump several chains may
+// join the same two cells: the player picks the path.
 function playChosen(chosen) {
-  const first = chosen[0];
-  return playText(first.jump ?? first.text).catch(() => {});
+  const chains = [...new Map(chosen.map((m) => [m.jump ?? m.text, m])).values()];
+  if (chains.length > 1) return chooseChain(chains);
+  return playText(chains[0].jump ?? chains[0].text).catch(() => {});
+}
+
+function chooseChain(chains) {
+  const box = $('jump-chooser');
+  const label = document.createElement('span');
+  label.textContent = 'Which path?';
+  box.replaceChildren(label);
+  for (const m of chains) {
+    const button = document.createElement('button');
+    button.dataset.jump = m.jump ?? m.text;
+    button.textContent = `${m.path.join(' → ')} (takes ${m.captured.join(', ')})`;
+    button.onclick = () => {
+      hideChooser();
+      playText(button.dataset.jump).catch(() => {});
+    };
+    box.append(button);
+  }
+  const cancel = document.createElement('button');
+  cancel.textContent = 'Cancel';
+  cancel.onclick = hideChooser;
+  box.append(cancel);
+  box.hidden = false;
+}
+
+function hideChooser() {
+  $('jump-chooser').hidden = true;
+  $('jump-chooser').replaceChildren();
 }
 
 async function pickRemoval(what) {
@@ -275,7 +306,7 @@ async function start() {
   document.addEventListener('keydown', (e) => {
     if (e.target.matches('input, textarea, select')) return;
     if (e.key === 'f') { ctx.flipped = !ctx.flipped; render(); }
-    if (e.key === 'Escape') { ctx.selected = null; ctx.picked = []; render(); }
+    if (e.key === 'Escape') { ctx.selected = null; ctx.picked = []; hideChooser(); render(); }
     for (const hook of ctx.hooks.keys ?? []) hook(e);
   });
   ctx.hooks.view = [];

@@ -1,9 +1,11 @@
-// Watch: follow a records file a running `yote match` appends to. Games
-// arrive as events; the page keeps only the latest few hundred rows and
-// a handful of boards, so a long match does not grow its memory.
+// Watch: follow a records file a running `yote match` appends to, and the
+// games it is playing (the runner's FILE.live sidecar). Finished games
+// arrive as events; the page keeps only the latest few hundred rows and a
+// handful of boards, and one board per game in progress (replaced as a
+// whole by each `live` event), so a long match does not grow its memory.
 
 import { $ } from './app.js';
-import { miniBoard } from './board.js';
+import { BoardView, miniBoard } from './board.js';
 
 const MAX_ROWS = 200;
 const MAX_BOARDS = 6;
@@ -20,8 +22,10 @@ function follow(id) {
   if (!id) return;
   $('watch-games').querySelector('tbody').replaceChildren();
   $('watch-boards').replaceChildren();
+  drawLive([]);
   stream = new EventSource(`/api/watch?records=${id}`);
   stream.addEventListener('game', (e) => addGame(JSON.parse(e.data)));
+  stream.addEventListener('live', (e) => drawLive(JSON.parse(e.data).games));
   stream.addEventListener('standings', (e) => drawStandings(JSON.parse(e.data)));
   stream.addEventListener('error', (e) => {
     if (e.data) $('watch-info').textContent = JSON.parse(e.data).error;
@@ -29,7 +33,57 @@ function follow(id) {
   $('watch-info').textContent = 'following…';
 }
 
+// The boards of the games in progress, keyed by game number: a board
+// still running is redrawn in place, one that ended is removed.
+const liveViews = new Map();
+
+function drawLive(games) {
+  const box = $('watch-live');
+  const wanted = new Set(games.map((g) => String(g.game)));
+  for (const [number, entry] of liveViews) {
+    if (!wanted.has(number)) {
+      entry.el.remove();
+      liveViews.delete(number);
+    }
+  }
+  for (const g of games) {
+    const number = String(g.game);
+    let entry = liveViews.get(number);
+    if (!entry) {
+      const el = document.createElement('div');
+      el.className = 'mini';
+      el.dataset.liveGame = number;
+      const title = document.createElement('div');
+      const board = document.createElement('div');
+      board.className = 'board';
+      const note = document.createElement('div');
+      note.className = 'muted';
+      el.append(title, board, note);
+      entry = { el, title, note, view: new BoardView(board, { cellSize: 26, coords: false }) };
+      liveViews.set(number, entry);
+    }
+    entry.title.textContent = `#${number} ${g.white} – ${g.black}`;
+    entry.note.textContent = g.error ?? `ply ${g.plies}${g.last ? `: ${g.last}` : ''}`;
+    entry.el.dataset.plies = String(g.plies);
+    if (g.board) entry.view.draw(g.board);
+    box.append(entry.el);
+  }
+  box.querySelector(':scope > .muted')?.remove();
+  if (!games.length) {
+    const none = document.createElement('span');
+    none.className = 'muted';
+    none.textContent = 'no game in progress';
+    box.append(none);
+  }
+}
+
 function addGame(g) {
+  // A game that lands is no longer in progress.
+  const running = liveViews.get(String(g.round));
+  if (running) {
+    running.el.remove();
+    liveViews.delete(String(g.round));
+  }
   const tbody = $('watch-games').querySelector('tbody');
   const tr = document.createElement('tr');
   for (const v of [g.index + 1, g.white, g.black, g.result, g.termination]) {

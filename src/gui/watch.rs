@@ -1,0 +1,258 @@
+//! Watch: follows a records file that a `yote match --pgn FILE` appends to,
+//! and the sidecar `FILE.live` in which the runner publishes its games in
+//! progress (`tournament::live`). The stream sends each finished game as it
+//! lands, the standings after them, and the boards of the running games
+//! whenever the sidecar changes. Everything it keeps is bounded: the
+//! reader's state, the last finished game numbers, the last sidecar text.
+
+use super::board::{self, board_json};
+use super::engines::ApiError;
+use super::live::{self, event_text};
+use super::records::{self, read_file_from, summary_json};
+use super::routes::Reply;
+use super::server::AppState;
+use crate::tournament::live::sidecar_path;
+use crate::tournament::records::{GameRecord, RecordReader};
+use serde_json::{Value, json};
+use std::collections::VecDeque;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, SyncSender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Games a watch stream sends at its start (the latest); the page keeps
+/// no more than this many either.
+pub const WATCH_BACKLOG: usize = 200;
+
+/// How often a watched file and its sidecar are looked at.
+const WATCH_POLL: Duration = Duration::from_millis(300);
+
+/// Running games shown at most (the match's concurrency, normally far
+/// fewer); and the most of the sidecar read.
+pub const MAX_LIVE_GAMES: usize = 32;
+const MAX_SIDECAR_BYTES: u64 = 4 << 20;
+
+/// Finished game numbers remembered, so a game the sidecar still lists
+/// just after it was recorded is not shown as running again.
+const RECENTLY_FINISHED: usize = 256;
+
+/// `GET /api/watch?records=fK`: the stream, or why not.
+pub fn watch(state: &AppState, id: Option<&str>) -> Reply {
+    let id = id.unwrap_or("");
+    let Some(path) = state.records.path(id).cloned() else {
+        return Reply::Error(ApiError::new(
+            404,
+            format!("no records file '{id}' to watch (give one with --records)"),
+        ));
+    };
+    if live::open_streams() >= live::MAX_STREAMS {
+        return Reply::Error(ApiError::new(503, "too many live streams open"));
+    }
+    let (tx, rx) = mpsc::sync_channel(64);
+    thread::spawn(move || Watcher::new(path).follow(&tx));
+    Reply::Stream(rx, None, None)
+}
+
+struct Watcher {
+    path: PathBuf,
+    sidecar: PathBuf,
+    reader: RecordReader,
+    offset: u64,
+    /// Games read from the file so far.
+    count: usize,
+    /// The latest finished games' run and number.
+    finished: VecDeque<(String, u64)>,
+    /// The sidecar's text when last sent.
+    live_text: String,
+}
+
+/// The tab went away (its stream's queue is closed).
+struct Gone;
+
+impl Watcher {
+    fn new(path: PathBuf) -> Watcher {
+        Watcher {
+            sidecar: sidecar_path(&path),
+            path,
+            reader: RecordReader::default(),
+            offset: 0,
+            count: 0,
+            finished: VecDeque::new(),
+            live_text: String::new(),
+        }
+    }
+
+    /// Looks at the file and the sidecar every [`WATCH_POLL`] until the
+    /// tab goes away or the file cannot be read.
+    fn follow(mut self, tx: &SyncSender<String>) {
+        let mut first = true;
+        let mut last_beat = Instant::now();
+        loop {
+            let Ok(sent) = self.finished_games(tx, first) else {
+                return;
+            };
+            let Ok(changed) = self.live_games(tx) else {
+                return;
+            };
+            if sent || changed || first {
+                last_beat = Instant::now();
+            } else if last_beat.elapsed() > Duration::from_secs(10) {
+                // Finds a tab that went away while the match is quiet.
+                if tx.send(": idle\n\n".to_string()).is_err() {
+                    return;
+                }
+                last_beat = Instant::now();
+            }
+            first = false;
+            thread::sleep(WATCH_POLL);
+        }
+    }
+
+    /// Sends the games appended since the last look (only the latest
+    /// [`WATCH_BACKLOG`] at the first), then the standings. Whether any
+    /// was sent; a file that cannot be read is said on the stream and
+    /// ends it.
+    fn finished_games(&mut self, tx: &SyncSender<String>, first: bool) -> Result<bool, Gone> {
+        let (text, next) = match read_file_from(&self.path, self.offset) {
+            Ok(read) => read,
+            Err(e) => {
+                let error = json!({"error": format!("{}: {e}", self.path.display())});
+                let _ = tx.send(event_text("error", &error));
+                return Err(Gone);
+            }
+        };
+        self.offset = next;
+        let new_games = self.read_lines(&text, tx)?;
+        let skip = if first {
+            new_games.len().saturating_sub(WATCH_BACKLOG)
+        } else {
+            0
+        };
+        for (i, game) in new_games.iter().enumerate().skip(skip) {
+            let latest = i + 1 == new_games.len();
+            send(tx, "game", &game_event(self.count + i, game, latest))?;
+        }
+        for game in &new_games {
+            if let Some(number) = game.tag("Game").and_then(|n| n.parse().ok()) {
+                if self.finished.len() == RECENTLY_FINISHED {
+                    self.finished.pop_front();
+                }
+                let run = game.tag("Run").unwrap_or("").to_string();
+                self.finished.push_back((run, number));
+            }
+        }
+        self.count += new_games.len();
+        if new_games.is_empty() && !first {
+            return Ok(false);
+        }
+        let standings = read_file_from(&self.path, 0)
+            .map(|(t, _)| records::standings_json(&t))
+            .unwrap_or(Value::Null);
+        let data = json!({"games": self.count, "standings": standings});
+        send(tx, "standings", &data)?;
+        Ok(!new_games.is_empty())
+    }
+
+    /// The complete games in `text`; a malformed one is said on the
+    /// stream and reading starts afresh after it.
+    fn read_lines(&mut self, text: &str, tx: &SyncSender<String>) -> Result<Vec<GameRecord>, Gone> {
+        let mut games = Vec::new();
+        for line in text.lines() {
+            match self.reader.line(line) {
+                Ok(Some(game)) => games.push(game),
+                Ok(None) => {}
+                Err(e) => {
+                    send(tx, "error", &json!({"error": e.to_string()}))?;
+                    self.reader = RecordReader::default();
+                }
+            }
+        }
+        Ok(games)
+    }
+
+    /// Sends the running games when the sidecar changed (none once it is
+    /// gone: the match ended). Whether it changed.
+    fn live_games(&mut self, tx: &SyncSender<String>) -> Result<bool, Gone> {
+        let text = read_sidecar(&self.sidecar);
+        if text == self.live_text {
+            return Ok(false);
+        }
+        let games = live_games_json(&text, &self.finished);
+        self.live_text = text;
+        send(tx, "live", &json!({ "games": games }))?;
+        Ok(true)
+    }
+}
+
+fn send(tx: &SyncSender<String>, event: &str, data: &Value) -> Result<(), Gone> {
+    tx.send(event_text(event, data)).map_err(|_| Gone)
+}
+
+/// A finished game's row; the latest of a batch also carries its final
+/// board, moves and how it ended, for the boards of the page.
+fn game_event(index: usize, game: &GameRecord, latest: bool) -> Value {
+    let mut event = summary_json(index, game);
+    if latest && let Ok(full) = records::game_json(game.clone(), index) {
+        event["final"] = full["boards"]
+            .as_array()
+            .and_then(|b| b.last().cloned())
+            .unwrap_or(Value::Null);
+        event["moves"] = json!(game.moves);
+        event["end"] = full["end"].clone();
+    }
+    event
+}
+
+/// The sidecar's text, empty when there is none (no match running).
+fn read_sidecar(path: &Path) -> String {
+    let mut text = String::new();
+    if let Ok(file) = std::fs::File::open(path) {
+        let _ = file.take(MAX_SIDECAR_BYTES).read_to_string(&mut text);
+    }
+    text
+}
+
+/// The running games of a sidecar text, each replayed by the rules to its
+/// board: `game`, `white`, `black`, `variant`, `plies`, `last` (the last
+/// move), `board`, or `error` when its line or moves do not replay. Games
+/// already in the records (the same run and number) are left out.
+pub fn live_games_json(text: &str, finished: &VecDeque<(String, u64)>) -> Vec<Value> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .filter_map(|line| {
+            let game: Value = serde_json::from_str(line).ok()?;
+            let number = game["game"].as_u64()?;
+            let run = game["run"].as_str().unwrap_or("");
+            let recorded = finished.iter().any(|(r, n)| *n == number && r == run);
+            (!recorded).then(|| live_game_json(number, &game))
+        })
+        .take(MAX_LIVE_GAMES)
+        .collect()
+}
+
+fn live_game_json(number: u64, game: &Value) -> Value {
+    let text = |name: &str| game[name].as_str().unwrap_or("").to_string();
+    let moves: Vec<String> = game["moves"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = json!({
+        "game": number,
+        "white": text("white"),
+        "black": text("black"),
+        "variant": text("variant"),
+        "plies": moves.len(),
+        "last": moves.last(),
+    });
+    let fen = game["fen"].as_str();
+    match board::replay(&text("variant"), fen, &moves) {
+        Ok(replayed) => out["board"] = board_json(&replayed.rules, replayed.position()),
+        Err(e) => out["error"] = json!(e),
+    }
+    out
+}
