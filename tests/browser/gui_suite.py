@@ -408,11 +408,11 @@ class Suite:
         value of a table position (as `yote tb probe` gives it), and none
         for a position beyond the tables."""
         shown = []
-        for fen, value in [("6/6/2WB2/6/W5 w 0 1 0 1", "win in 1 move"),
+        for fen, value in [("6/6/2WB2/6/W5 w 0 1 0 1", "win, the next capture in 1 ply"),
                            ("6/6/2W3/6/W3B1 w 0 1 0 1", "draw")]:
             probe = subprocess.run([self.args.yote, "tb", "probe", "--dir", self.tables, "--fen", fen],
                                    capture_output=True, text=True, check=True).stdout.splitlines()[0]
-            assert probe.startswith("value " + value.split(" in")[0].split()[0]), (fen, probe)
+            assert probe.startswith("value " + value.split(",")[0]), (fen, probe)
             self.open("?view=analyse&fen=" + urllib.parse.quote(fen))
             Select(self.el("#analyse-engine")).select_by_visible_text("tables")
             self.el("#analyse-go").click()

@@ -65,11 +65,21 @@ function drawLines() {
   }
 }
 
+// A table win scores `cp 30744 - d`, d plies to the next capture
+// (protocol.md); tables of distances to the end give a mate instead.
+const TABLE_WIN = 30744;
+
 function tableValue(score) {
   if (!score) return '?';
   const moves = (n) => `${n} move${n === 1 ? '' : 's'}`;
+  const plies = (n) => `${n} pl${n === 1 ? 'y' : 'ies'}`;
   if (score.kind === 'mate') return score.value > 0 ? `win in ${moves(score.value)}` : `loss in ${moves(-score.value)}`;
-  return score.value === 0 ? 'draw' : `${score.value} cp`;
+  if (score.value === 0) return 'draw';
+  if (Math.abs(score.value) >= TABLE_WIN - 1000) {
+    const result = score.value > 0 ? 'win' : 'loss';
+    return `${result}, the next capture in ${plies(TABLE_WIN - Math.abs(score.value))}`;
+  }
+  return `${score.value} cp`;
 }
 
 async function playLine(pv) {
