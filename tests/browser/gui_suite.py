@@ -470,7 +470,14 @@ class Suite:
         self.el("#edit-clear").click()
         assert hand("W") == ("12", "12") and hand("B") == ("12", "12"), (hand("W"), hand("B"))
         self.el("#edit-toggle").click()
-        print("editor: hands follow the pieces put and taken off; 13 pieces refused, 12 set (11 in hand)")
+        # Out of editing, the fields show the position on the board again,
+        # and the one a link opens.
+        self.until("the fields back on the position", lambda: hand("W") == ("11", "11"))
+        self.open("?view=analyse&fen=" + urllib.parse.quote("6/6/2W3/6/W3B1 b 0 1 0 1"))
+        self.until("the linked position's hands", lambda: hand("W") == ("0", "0") and hand("B") == ("1", "1"))
+        assert self.el("#edit-side").get_attribute("value") == "b"
+        print("editor: hands follow the pieces put and taken off; 13 pieces refused, 12 set (11 in hand); "
+              "out of editing the fields show the position")
 
     # -- review ------------------------------------------------------------
     def review(self):

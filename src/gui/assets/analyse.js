@@ -165,19 +165,24 @@ function editedFen() {
   return `${ranks.join('/')} ${$('edit-side').value} ${Number($('edit-hand-W').value)} ${Number($('edit-hand-B').value)} 0 1${owed ? ` x${owed}` : ''}`;
 }
 
+function showPositionFields(board) {
+  $('edit-hand-W').value = board.hands.W;
+  $('edit-hand-B').value = board.hands.B;
+  $('edit-side').value = board.side === 'W' ? 'w' : 'b';
+  $('edit-owed').value = board.owed;
+}
+
 function toggleEditing(on) {
   ctx.editing = on;
   $('edit-toggle').classList.toggle('on', on);
   if (on) {
     const board = ctx.state.board;
     editCells = board.cells;
-    $('edit-hand-W').value = board.hands.W;
-    $('edit-hand-B').value = board.hands.B;
-    $('edit-side').value = board.side === 'W' ? 'w' : 'b';
-    $('edit-owed').value = board.owed;
+    showPositionFields(board);
     ctx.shownBoard = { ...board };
   } else {
     ctx.shownBoard = null;
+    showPositionFields(ctx.state.board);
   }
   render();
 }
@@ -250,6 +255,8 @@ export function initAnalyse(c) {
   });
   // A new position while analysing: analyse it instead.
   ctx.hooks.changed.push(() => { if (running && ctx.view === 'analyse') start(); });
+  // Outside editing the editor's fields show the position on the board.
+  ctx.hooks.changed.push((state) => { if (!ctx.editing) showPositionFields(state.board); });
   ctx.hooks.view.push((view) => {
     if (view !== 'analyse') {
       if (ctx.editing) toggleEditing(false);
