@@ -17,12 +17,13 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Decoded blocks kept per thread and kind: 4 096 × 4 KiB of win/draw/loss
+/// Decoded blocks kept per thread and kind: 1 024 × 16 KiB of win/draw/loss
 /// and 64 × up to 16 KiB of codes, at most 17 MiB a thread, allocated as
-/// blocks are decoded. 4 096 slots against 256 took the search to depth 12
-/// 12 % faster with tables (docs/tablebases.md); most probes still miss,
-/// since they follow captures into the tables.
-const WDL_SLOTS: usize = 4096;
+/// blocks are decoded. More slots took the search to depth faster with
+/// tables (4 096 against 256: 12 %, docs/tablebases.md); most probes still
+/// miss, since they follow captures into the tables, and the thread's
+/// cache of recent results (`table.rs`) answers the repeated ones.
+const WDL_SLOTS: usize = 1024;
 const DISTANCE_SLOTS: usize = 64;
 
 /// Numbers every file opened by this process, so cached blocks of a file
@@ -241,8 +242,7 @@ impl MappedClass {
     /// Win, draw or loss of position `i` with no distance (Win(0), Loss(0)).
     #[inline]
     pub fn wdl(&self, i: u64) -> Option<u8> {
-        self.wdl
-            .with_block(i, |bytes, within, _| format::symbol_at(bytes, within))
+        self.wdl.with_block(i, format::symbol_at_block)
     }
 
     /// The exact value of position `i`: the distance file is read only for
