@@ -297,8 +297,18 @@ class EngineTest(unittest.TestCase):
         self.assertTrue(info["score"].is_mate())
 
     def test_tablebase_wins_are_mate_scores(self):
+        """Tables of distances to the end give mates; tables of distances to
+        the next capture (the default) give a table win, cp 30744 - d."""
+        with tempfile.TemporaryDirectory() as dtz:
+            subprocess.run([ENGINE, "tb", "generate", "--pieces", "4", "--dir", dtz, "--threads", "1"],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+            self.engine.configure({"TablebasePath": dtz})
+            info = self.engine.analyse(Position(fen="6/6/B5/W4B/W5 w 0 0 0 1"), Limit(nodes=1))
+            self.assertEqual(info["score"].white(), Cp(30744 - 1))
+            self.assertEqual(info["score"].black(), Cp(-30744 + 1))
         with tempfile.TemporaryDirectory() as tables:
-            subprocess.run([ENGINE, "tb", "generate", "--pieces", "4", "--dir", tables, "--threads", "1"],
+            subprocess.run([ENGINE, "tb", "generate", "--pieces", "4", "--dir", tables, "--threads", "1",
+                            "--metric", "dtm"],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
             self.engine.configure({"TablebasePath": tables})
             info = self.engine.analyse(Position(fen="6/6/B5/W4B/W5 w 0 0 0 1"), Limit(nodes=1))

@@ -17,13 +17,13 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Decoded blocks kept per thread and kind: 1 024 × 16 KiB of win/draw/loss
+/// Decoded blocks kept per thread and kind: 512 × 32 KiB of win/draw/loss
 /// and 64 × up to 16 KiB of codes, at most 17 MiB a thread, allocated as
 /// blocks are decoded. More slots took the search to depth faster with
 /// tables (4 096 against 256: 12 %, docs/tablebases.md); most probes still
 /// miss, since they follow captures into the tables, and the thread's
 /// cache of recent results (`table.rs`) answers the repeated ones.
-const WDL_SLOTS: usize = 1024;
+const WDL_SLOTS: usize = 512;
 const DISTANCE_SLOTS: usize = 64;
 
 /// Numbers every file opened by this process, so cached blocks of a file
