@@ -1,18 +1,21 @@
 //! The on-disk format, version 2: per class a win/draw/loss file (`.ytw`,
 //! what the search probes) and a distance file (what the root, the
 //! no-capture rule and the tools need): `.ytz`, the distance to the next
-//! capture (DTZ), or `.ytd`, the distance to the end (DTM); each cut into blocks of positions that are compressed
-//! and checked on their own, so a probe decodes one small block.
+//! capture (DTZ), or `.ytd`, the distance to the end (DTM); each cut into
+//! blocks of positions that are compressed and checked on their own, so a
+//! probe decodes one small block.
 //!
 //! A file is a text header (the same identity lines as version 1, then the
 //! layout and a CRC-32 of the header itself), the block index — `blocks + 1`
 //! offsets (u64, little-endian) into the data and one CRC-32 (u32) of each
-//! compressed block — and the blocks' raw-deflate data. Its length follows
+//! compressed block — and the blocks' data, one Zstandard frame each (raw
+//! deflate in the first format-2 files, still read). Its length follows
 //! from the header, so a reader compares it with the file's size before it
 //! maps or reads anything else.
 //!
-//! The win/draw/loss values take 2 bits each (0 draw, 1 win, 2 loss), four
-//! to a byte before compression. The distance file holds the version-1 code
+//! The win/draw/loss values take a byte each (0 draw, 1 win, 2 loss; the
+//! first files packed them 2 bits each, four to a byte) before
+//! compression. The distance file holds the version-1 code
 //! of each position (2d+1 win in d, 2d+2 loss in d, one or two bytes); a
 //! draw's code is never read (the win/draw/loss file says draw), so draws
 //! repeat the code before them, which lengthens the runs the compressor
