@@ -995,3 +995,41 @@ fn old_format_tables_are_refused_with_how_to_convert_them_and_packed() {
     assert!(!ok && err.contains("yote tb pack"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Files of the first format 2 (deflate, blocks of 16 384 positions) are
+/// still read: a probe past their first block found the wrong block (the
+/// block size of the files written now) and panicked the search.
+#[test]
+fn files_of_the_first_format_2_probe_every_block() {
+    let rules = Rules::standard();
+    let dir = temp_dir("deflate");
+    std::fs::create_dir_all(&dir).unwrap();
+    for ext in ["ytw", "ytd"] {
+        let name = format!("1-3-1-0.{ext}");
+        std::fs::copy(
+            format!("tests/data/format2-deflate/{name}"),
+            dir.join(&name),
+        )
+        .unwrap();
+    }
+    let old = load_dir(&rules, &dir, 5).unwrap();
+    let reference = load_dir(&rules, standard_five(), 5).unwrap();
+    let class = Class::new(1, 3, 1, 0);
+    let table = reference.table(class).unwrap();
+    let size = table.index.size();
+    assert!(size > 3 * 16_384, "{size} positions");
+    let mut decisive = 0;
+    for i in 0..size {
+        let pos = table.position(i);
+        let value = old.probe(&pos);
+        assert_eq!(
+            value,
+            reference.probe(&pos),
+            "{}",
+            rules.position_text(&pos)
+        );
+        decisive += usize::from(value != Some(Value::Draw));
+    }
+    assert!(decisive > 1000, "{decisive} decisive positions");
+    let _ = std::fs::remove_dir_all(&dir);
+}
