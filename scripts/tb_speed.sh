@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Issue 19's search-speed figure: time to depth and nodes per second on
 # bench-like positions of 9 to 12 pieces, without and with tables, in the
-# same run (each position searched by each configuration in turn, REPEAT
-# times; medians per configuration).
+# same run. As `bench` does, each configuration is one engine process that
+# searches every position in turn after `ucinewgame` (a fresh hash table),
+# so the tables are opened once, as in a game or a match; the configurations
+# alternate position by position, REPEAT rounds. Reported per configuration:
+# the sum over positions of the median time to depth, and nodes per second
+# as `bench` counts them (all nodes over all the time).
 #
 #   scripts/tb_speed.sh ENGINE TABLES [DEPTH]              # one engine
 #   OTHER=old-engine OTHER_TABLES=old-dir scripts/tb_speed.sh ENGINE TABLES
 #
-# TABLES are probed up to 8 pieces (TB_PIECES). With OTHER set, a fourth and
-# fifth configuration run another engine (e.g. the version-1 build) without
-# and with its tables.
+# TABLES are probed up to 8 pieces (TB_PIECES). With OTHER set, a third and
+# fourth configuration run another engine (e.g. the version-1 build) without
+# and with its tables. EXTRA="setoption name X value Y" is sent to the
+# configurations with tables (e.g. a TablebaseProbeDepth to compare).
 set -euo pipefail
 engine=${1:?usage: scripts/tb_speed.sh ENGINE TABLES [DEPTH]}
 tables=${2:?usage: scripts/tb_speed.sh ENGINE TABLES [DEPTH]}
@@ -35,31 +40,63 @@ if [[ -n "${OTHER:-}" ]]; then
     configs+=("other-none|$OTHER|" "other-tables|$OTHER|${OTHER_TABLES:?OTHER_TABLES with OTHER}")
 fi
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+declare -A to_engine from_engine
+cleanup() {
+    for name in "${!to_engine[@]}"; do echo quit >&"${to_engine[$name]}" || true; done
+    wait || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# One engine process per configuration, kept for the whole run.
+for config in "${configs[@]}"; do
+    IFS='|' read -r name bin dir <<<"$config"
+    mkfifo "$tmp/$name.in" "$tmp/$name.out"
+    "$bin" <"$tmp/$name.in" >"$tmp/$name.out" 2>/dev/null &
+    exec {in}>"$tmp/$name.in" {out}<"$tmp/$name.out"
+    to_engine[$name]=$in
+    from_engine[$name]=$out
+    echo uci >&"$in"
+    if [[ -n "$dir" ]]; then
+        printf '%s\n' "setoption name TablebasePieces value $TB_PIECES" \
+            "setoption name TablebasePath value $dir" ${EXTRA:+"$EXTRA"} >&"$in"
+    fi
+    echo isready >&"$in"
+    while read -r line <&"$out"; do [[ $line == readyok ]] && break; done
+done
+
+# Sends one search to a configuration's engine; its last `info depth` line.
+search() {
+    local name=$1 fen=$2 line last=
+    printf '%s\n' ucinewgame "position fen $fen" "go depth $depth" >&"${to_engine[$name]}"
+    while read -r line <&"${from_engine[$name]}"; do
+        [[ $line == "info depth $depth "* ]] && last=$line
+        [[ $line == bestmove* ]] && break
+    done
+    echo "$last"
+}
+
 for ((r = 0; r < REPEAT; r++)); do
     for fen in "${positions[@]}"; do
         for config in "${configs[@]}"; do
-            IFS='|' read -r name bin dir <<<"$config"
-            opts=()
-            [[ -n "$dir" ]] && opts=("setoption name TablebasePieces value $TB_PIECES" "setoption name TablebasePath value $dir")
-            line=$("$bin" exec "${opts[@]}" "position fen $fen" "go depth $depth" 2>/dev/null |
-                grep '^info depth' | tail -1)
+            name=${config%%|*}
+            line=$(search "$name" "$fen")
             time=$(sed -n 's/.* time \([0-9]*\).*/\1/p' <<<"$line")
-            nps=$(sed -n 's/.* nps \([0-9]*\).*/\1/p' <<<"$line")
-            echo "$fen|$time|$nps" >>"$tmp/$name"
+            nodes=$(sed -n 's/.* nodes \([0-9]*\).*/\1/p' <<<"$line")
+            echo "$fen|$time|$nodes" >>"$tmp/$name"
         done
     done
 done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
-printf '%-14s %16s %12s %16s\n' config "time ms (sum)" "median nps" "sum of medians"
+printf '%-14s %18s %16s %14s\n' config "time ms (sum)" "sum of medians" "nodes/s"
 for config in "${configs[@]}"; do
     name=${config%%|*}
     total=$(awk -F'|' '{t+=$2} END {print t}' "$tmp/$name")
-    nps=$(cut -d'|' -f3 "$tmp/$name" | median)
+    nps=$(awk -F'|' '{t+=$2; n+=$3} END {printf "%d", n * 1000 / (t ? t : 1)}' "$tmp/$name")
     per_position=0
     for fen in "${positions[@]}"; do
         m=$(grep -F "$fen|" "$tmp/$name" | cut -d'|' -f2 | median)
         per_position=$((per_position + m))
     done
-    printf '%-14s %16s %12s %16s\n' "$name" "$total" "$nps" "$per_position"
+    printf '%-14s %18s %16s %14s\n' "$name" "$total" "$per_position" "$nps"
 done

@@ -996,6 +996,55 @@ fn old_format_tables_are_refused_with_how_to_convert_them_and_packed() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 19: as Stockfish's SyzygyProbeDepth, the search probes positions
+/// of the largest piece count in use only with TablebaseProbeDepth plies
+/// left, smaller ones wherever it has depth left, and nothing in the
+/// quiescence search (depth 0).
+#[test]
+fn the_search_probes_the_largest_classes_only_from_the_probe_depth() {
+    let rules = Rules::standard();
+    let tables = engine_tables(&rules);
+    let reference = load_dir(&rules, standard_five(), 5).unwrap();
+    let first_decisive = |class: Class| {
+        let table = reference.table(class).unwrap();
+        (0..table.index.size())
+            .map(|i| table.position(i))
+            .find(|p| rules.status(p).is_none() && reference.probe(p) != Some(Value::Draw))
+            .expect("a decisive position")
+    };
+    let five = first_decisive(Class::new(3, 2, 0, 0));
+    let four = first_decisive(Class::new(2, 2, 0, 0));
+    let prober = tables.prober(&rules).unwrap().with_probe_depth(3);
+    let probed = |pos: &yote::rules::Position, depth| {
+        prober.leaf_score(pos, &[pos.key()], 1, depth).is_some()
+    };
+    assert!(!probed(&five, 2) && probed(&five, 3) && probed(&five, 9));
+    assert!(!probed(&four, 0) && probed(&four, 1) && probed(&four, 2));
+    // The option reaches the search: with the depth above the search's,
+    // fewer positions are probed.
+    let tbhits = |probe_depth: u32| -> u64 {
+        let dir = standard_five().to_str().unwrap();
+        let (ok, out, err) = run(&[
+            "exec",
+            &format!("setoption name TablebasePath value {dir}"),
+            "setoption name TablebasePieces value 5",
+            &format!("setoption name TablebaseProbeDepth value {probe_depth}"),
+            "position fen 6/1WB1B1/6/1W2B1/6 w 1 1 0 20",
+            "go depth 6",
+        ]);
+        assert!(ok, "{err}");
+        let last = out
+            .lines()
+            .filter(|l| l.starts_with("info depth 6 "))
+            .last();
+        let last = last.unwrap_or_else(|| panic!("{out}"));
+        let at = last.split(' ').position(|w| w == "tbhits").expect(last);
+        last.split(' ').nth(at + 1).unwrap().parse().unwrap()
+    };
+    let (everywhere, deep_only) = (tbhits(1), tbhits(100));
+    assert!(deep_only < everywhere, "{deep_only} against {everywhere}");
+}
+
 /// Files of the first format 2 (deflate, blocks of 16 384 positions) are
 /// still read: a probe past their first block found the wrong block (the
 /// block size of the files written now) and panicked the search.

@@ -101,6 +101,9 @@ pub const SKILL_LEVEL: &str = "Skill Level";
 pub const TABLEBASE_PATH: &str = "TablebasePath";
 /// Tables are probed only in positions of at most this many pieces.
 pub const TABLEBASE_PIECES: &str = "TablebasePieces";
+/// The search probes positions of the largest piece count only with at
+/// least this many plies left to search (Stockfish's SyzygyProbeDepth).
+pub const TABLEBASE_PROBE_DEPTH: &str = "TablebaseProbeDepth";
 
 /// Rejects a value the option table would store but the engine cannot use.
 pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), String> {
@@ -132,6 +135,7 @@ fn engine_options() -> Vec<OptionDef> {
         OptionDef::string(SEARCH_PARAMS, ""),
         OptionDef::string(TABLEBASE_PATH, "<empty>"),
         OptionDef::spin(TABLEBASE_PIECES, 7, 0, 32),
+        OptionDef::spin(TABLEBASE_PROBE_DEPTH, d.tb_probe_depth.into(), 1, 100),
         OptionDef::button(CLEAR_HASH),
     ]
 }
@@ -284,6 +288,7 @@ pub fn search_options(table: &OptionTable) -> SearchOptions {
             .unwrap_or_default(),
         params: SearchParams::parse(table.get_text(SEARCH_PARAMS).unwrap_or_default())
             .unwrap_or_default(),
+        tb_probe_depth: int(TABLEBASE_PROBE_DEPTH, d.tb_probe_depth as u64) as i32,
         ..d.clone()
     }
 }

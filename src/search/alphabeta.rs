@@ -563,7 +563,7 @@ impl<'a> Searcher<'a> {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        if let Some(score) = self.enter(pos, ply) {
+        if let Some(score) = self.enter(pos, ply, depth) {
             return score;
         }
         if let Some(score) = self.history_end(pos, ply) {
@@ -733,8 +733,9 @@ impl<'a> Searcher<'a> {
 
     /// What every node of the main and quiescence searches does first:
     /// counts itself, polls the stop conditions (0 once stopped), and scores
-    /// an end by piece counts or a trusted table value. None: search on.
-    fn enter(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+    /// an end by piece counts or a trusted table value (`depth` plies left
+    /// decide whether the tables are probed). None: search on.
+    fn enter(&mut self, pos: &Position, ply: usize, depth: i32) -> Option<i32> {
         self.pv_len[ply] = 0;
         if let Some(nnue) = &mut self.nnue {
             nnue.set(ply, pos);
@@ -747,10 +748,12 @@ impl<'a> Searcher<'a> {
         if end.is_some() {
             return end;
         }
-        // `path` ends with this position in the main search; below it in
-        // quiescence every position follows a capture, where the history
-        // rules have nothing to look back on.
-        let score = self.tables.as_ref()?.leaf_score(pos, &self.path, ply)?;
+        // `path` ends with this position (the main search: quiescence,
+        // `depth` 0, probes nothing).
+        let score = self
+            .tables
+            .as_ref()?
+            .leaf_score(pos, &self.path, ply, depth)?;
         self.ctl.tbhits.fetch_add(1, Ordering::Relaxed);
         Some(score)
     }
@@ -759,7 +762,7 @@ impl<'a> Searcher<'a> {
     /// evaluation (unless a capture is mandatory) or try its captures, each
     /// jump with only its best few removal choices.
     fn qsearch(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        if let Some(score) = self.enter(pos, ply) {
+        if let Some(score) = self.enter(pos, ply, 0) {
             return score;
         }
         if !self.rules.has_legal_move(pos) {

@@ -161,7 +161,11 @@ fn run_search(
     }
     let skill = options.skill();
     // Tables make the engine perfect: not for a strength-limited one.
-    let tables = options.tables.prober(rules).filter(|_| skill.is_none());
+    let tables = options
+        .tables
+        .prober(rules)
+        .filter(|_| skill.is_none())
+        .map(|p| p.with_probe_depth(options.tb_probe_depth));
     if let Some(prober) = tables
         && let Some((mv, value, line)) = prober.root_move(game, &moves)
     {

@@ -60,6 +60,9 @@ pub struct SearchOptions {
     pub params: params::SearchParams,
     /// Endgame tables to probe (none by default).
     pub tables: tables::Tables,
+    /// `TablebaseProbeDepth`: the remaining depth from which positions of
+    /// the largest piece count probed are probed.
+    pub tb_probe_depth: i32,
 }
 
 impl Default for SearchOptions {
@@ -77,6 +80,7 @@ impl Default for SearchOptions {
             features: alphabeta::Features::default(),
             params: params::SearchParams::default(),
             tables: tables::Tables::default(),
+            tb_probe_depth: tables::DEFAULT_PROBE_DEPTH,
         }
     }
 }

@@ -35,6 +35,12 @@ use crate::tablebase::{self, Metric, Tablebase, Value, Wdl};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// `TablebaseProbeDepth`'s default: the remaining depth from which
+/// positions of the largest piece count probed are probed (measured in
+/// docs/tablebases.md: their blocks are the largest and most of their
+/// probes miss the block cache).
+pub const DEFAULT_PROBE_DEPTH: i32 = 4;
+
 /// The most history positions examined for the repetition rule.
 const MAX_WINDOW: usize = 64;
 
@@ -226,6 +232,7 @@ impl Tables {
             set,
             longest_up_to: &self.longest_up_to,
             pieces: self.pieces.min(set.max_pieces()),
+            probe_depth: DEFAULT_PROBE_DEPTH,
             no_capture_draw: rules.variant().no_capture_draw,
             draw_is_exact: rules.variant().no_capture_draw == 0
                 || rules.variant().no_capture_outcome == NoCaptureOutcome::Draw,
@@ -240,6 +247,9 @@ pub struct Prober<'a> {
     set: &'a Tablebase,
     longest_up_to: &'a [u16],
     pieces: u32,
+    /// Positions of `pieces` pieces are probed in the search only at this
+    /// remaining depth or more.
+    probe_depth: i32,
     no_capture_draw: u32,
     /// No history rule can turn a draw into a win.
     draw_is_exact: bool,
@@ -247,6 +257,15 @@ pub struct Prober<'a> {
 }
 
 impl Prober<'_> {
+    /// This prober with positions of the largest piece count probed in the
+    /// search only at remaining depth `depth` or more (`TablebaseProbeDepth`).
+    pub fn with_probe_depth(self, depth: i32) -> Self {
+        Prober {
+            probe_depth: depth.max(1),
+            ..self
+        }
+    }
+
     /// The table value of `pos`, when it has one and the history rules
     /// cannot change it. `keys` are the keys of the game and search path up
     /// to and including `pos`.
@@ -264,17 +283,25 @@ impl Prober<'_> {
         self.set.metric()
     }
 
-    /// The score of `pos` at `ply` for the search, when the tables hold
-    /// it and the history rules cannot change it: a win scores as a
-    /// tablebase win (below every mate, nearer ones higher; the root finds
-    /// the line with the distances). Only the win/draw/loss file is read,
-    /// unless a no-capture limit could cut the class's longest distance:
-    /// then the position's own distance decides whether the win arrives in
-    /// time.
+    /// The score of `pos` at `ply`, with `depth` plies left to search, for
+    /// the search, when the tables hold it and the history rules cannot
+    /// change it: a win scores as a tablebase win (below every mate, nearer
+    /// ones higher; the root finds the line with the distances). Only the
+    /// win/draw/loss file is read, unless a no-capture limit could cut the
+    /// class's longest distance: then the position's own distance decides
+    /// whether the win arrives in time.
+    ///
+    /// As in Stockfish, nothing is probed where the search has no depth
+    /// left (the quiescence search resolves captures on its own), and
+    /// positions of the largest piece count only from `probe_depth` on:
+    /// those classes are the largest, their probes mostly miss the block
+    /// cache, and near the leaves a probe costs more than the search it
+    /// saves (docs/tablebases.md).
     #[inline]
-    pub fn leaf_score(&self, pos: &Position, keys: &[u64], ply: usize) -> Option<i32> {
+    pub fn leaf_score(&self, pos: &Position, keys: &[u64], ply: usize, depth: i32) -> Option<i32> {
         let pieces = pos.total(Player::White) + pos.total(Player::Black);
-        if pieces > self.pieces {
+        if pieces > self.pieces || depth < 1 || (pieces == self.pieces && depth < self.probe_depth)
+        {
             return None;
         }
         let wdl = self.set.probe_wdl(pos)?;
