@@ -1033,10 +1033,7 @@ fn the_search_probes_the_largest_classes_only_from_the_probe_depth() {
             "go depth 6",
         ]);
         assert!(ok, "{err}");
-        let last = out
-            .lines()
-            .filter(|l| l.starts_with("info depth 6 "))
-            .last();
+        let last = out.lines().rfind(|l| l.starts_with("info depth 6 "));
         let last = last.unwrap_or_else(|| panic!("{out}"));
         let at = last.split(' ').position(|w| w == "tbhits").expect(last);
         last.split(' ').nth(at + 1).unwrap().parse().unwrap()
