@@ -748,8 +748,8 @@ impl<'a> Searcher<'a> {
         if end.is_some() {
             return end;
         }
-        // `path` ends with this position (the main search: quiescence,
-        // `depth` 0, probes nothing).
+        // `path` ends with this position: only the main search probes
+        // (quiescence passes depth 0).
         let score = self
             .tables
             .as_ref()?
