@@ -22,8 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// blocks are decoded. With the ≤ 8 set, 1 024 slots took the search's
 /// loss of nodes per second to tables from 15.5 % (512) to 8.7 %, and
 /// 4 096 gained nothing more (docs/tablebases.md); the thread's cache of
-/// recent results
-/// (`table.rs`) answers the repeated probes.
+/// recent results (`table.rs`) answers the repeated probes.
 const WDL_SLOTS: usize = 1024;
 const DISTANCE_SLOTS: usize = 64;
 
