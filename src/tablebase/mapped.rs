@@ -11,18 +11,18 @@ use super::format::{self, Blocks, FormatError, Header, Kind};
 use super::table::Codes;
 use super::value::Value;
 use memmap2::Mmap;
-use std::cell::RefCell;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
-/// Decoded blocks kept per thread and kind: 1 024 × 32 KiB of win/draw/loss
-/// and 64 × up to 16 KiB of codes, at most 33 MiB a thread, allocated as
-/// blocks are decoded. With the ≤ 8 set, 1 024 slots took the search's
-/// loss of nodes per second to tables from 15.5 % (512) to 8.7 %, and
-/// 4 096 gained nothing more (docs/tablebases.md); the thread's cache of
-/// recent results (`table.rs`) answers the repeated probes.
+/// Decoded blocks kept by kind, for the whole process: 1 024 × 32 KiB of
+/// win/draw/loss and 64 × up to 16 KiB of codes, at most 33 MiB, allocated
+/// as blocks are decoded. Each search runs on threads of its own, so a
+/// cache per thread was thrown away at every move. With the ≤ 8 set, 1 024
+/// slots took the search's loss of nodes per second to tables from 15.5 %
+/// (512) to 8.7 %, and 4 096 gained nothing more (docs/tablebases.md); the
+/// cache of recent results (`table.rs`) answers the repeated probes.
 const WDL_SLOTS: usize = 1024;
 const DISTANCE_SLOTS: usize = 64;
 
@@ -166,25 +166,25 @@ impl LazyFile {
         let block_positions = blocks.header.block_positions;
         let (n, within) = (i / block_positions, (i % block_positions) as usize);
         let key = self.id << 32 | n;
-        CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            let slots = match self.kind {
-                Kind::Wdl => &mut cache.wdl,
-                Kind::Distance(_) => &mut cache.distance,
-            };
-            let at = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % slots.len();
-            let slot = &mut slots[at];
-            if slot.key != key {
-                slot.key = 0;
-                if let Err(e) = blocks.decode(n, &mut slot.data) {
-                    self.refuse(&e.to_string());
-                    return None;
-                }
-                slot.key = key;
-                slot.width = blocks.header.width;
+        let cache = block_cache();
+        let slots = match self.kind {
+            Kind::Wdl => &cache.wdl,
+            Kind::Distance(_) => &cache.distance,
+        };
+        let at = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize % slots.len();
+        // A slot is only ever left with key 0 or a whole decoded block, so
+        // one poisoned by a panic elsewhere is still sound.
+        let mut slot = slots[at].lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.key != key {
+            slot.key = 0;
+            if let Err(e) = blocks.decode(n, &mut slot.data) {
+                self.refuse(&e.to_string());
+                return None;
             }
-            Some(read(&slot.data, within, slot.width))
-        })
+            slot.key = key;
+            slot.width = blocks.header.width;
+        }
+        Some(read(&slot.data, within, slot.width))
     }
 
     /// Runs `read` on the whole file's checked blocks (the tools that read
@@ -208,15 +208,17 @@ struct Slot {
 }
 
 struct BlockCache {
-    wdl: Vec<Slot>,
-    distance: Vec<Slot>,
+    wdl: Box<[Mutex<Slot>]>,
+    distance: Box<[Mutex<Slot>]>,
 }
 
-thread_local! {
-    static CACHE: RefCell<BlockCache> = RefCell::new(BlockCache {
-        wdl: (0..WDL_SLOTS).map(|_| Slot::default()).collect(),
-        distance: (0..DISTANCE_SLOTS).map(|_| Slot::default()).collect(),
-    });
+fn block_cache() -> &'static BlockCache {
+    static CACHE: OnceLock<BlockCache> = OnceLock::new();
+    let slots = |n| (0..n).map(|_| Mutex::new(Slot::default())).collect();
+    CACHE.get_or_init(|| BlockCache {
+        wdl: slots(WDL_SLOTS),
+        distance: slots(DISTANCE_SLOTS),
+    })
 }
 
 /// A class in files: the win/draw/loss file and the distance file.

@@ -9,29 +9,35 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The win/draw/loss of the positions a thread probed last, by position
-/// key: the search probes the same positions again and again (every
-/// iteration of iterative deepening, and transpositions), and a probe of
-/// the files costs an index, a block look-up and often a block to inflate.
-/// One `u64` an entry: the key's upper 62 bits and the symbol + 1 (0 is
-/// empty). A key collision is as rare as in the transposition table.
+/// The win/draw/loss of the positions probed last, by position key, for
+/// the whole process: the search probes the same positions again and again
+/// (every iteration of iterative deepening, transpositions, the next
+/// move's search), and a probe of the files costs an index, a block
+/// look-up and often a block to decode. Each search runs on threads of its
+/// own, so a cache per thread started empty at every move. One `AtomicU64`
+/// an entry, written whole, as a transposition table: the key's upper 62
+/// bits and the symbol + 1 (0 is empty). A key collision is as rare as in
+/// the transposition table.
 mod recent {
     use super::Wdl;
-    use std::cell::RefCell;
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
-    const ENTRIES: usize = 1 << 16;
+    /// 8 MiB, allocated on the first probe of a mapped table.
+    const ENTRIES: usize = 1 << 20;
 
-    thread_local! {
-        static CACHE: RefCell<Vec<u64>> = RefCell::new(vec![0; ENTRIES]);
+    fn entries() -> &'static [AtomicU64] {
+        static CACHE: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
+        CACHE.get_or_init(|| (0..ENTRIES).map(|_| AtomicU64::new(0)).collect())
     }
 
     fn slot(key: u64) -> usize {
-        (key >> 48) as usize % ENTRIES
+        (key >> 44) as usize % ENTRIES
     }
 
     #[inline]
     pub fn get(key: u64) -> Option<Wdl> {
-        let entry = CACHE.with(|c| c.borrow()[slot(key)]);
+        let entry = entries()[slot(key)].load(Ordering::Relaxed);
         if entry & !3 != key & !3 {
             return None;
         }
@@ -50,7 +56,7 @@ mod recent {
             Wdl::Win => 2,
             Wdl::Loss => 3,
         };
-        CACHE.with(|c| c.borrow_mut()[slot(key)] = (key & !3) | symbol);
+        entries()[slot(key)].store((key & !3) | symbol, Ordering::Relaxed);
     }
 }
 
