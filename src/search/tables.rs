@@ -271,7 +271,7 @@ impl Prober<'_> {
     /// to and including `pos`.
     #[inline]
     pub fn value(&self, pos: &Position, keys: &[u64]) -> Option<Value> {
-        if pos.total(Player::White) + pos.total(Player::Black) > self.pieces {
+        if pieces(pos) > self.pieces {
             return None;
         }
         let value = self.set.probe(pos)?;
@@ -299,7 +299,7 @@ impl Prober<'_> {
     /// saves (docs/tablebases.md).
     #[inline]
     pub fn leaf_score(&self, pos: &Position, keys: &[u64], ply: usize, depth: i32) -> Option<i32> {
-        let pieces = pos.total(Player::White) + pos.total(Player::Black);
+        let pieces = pieces(pos);
         if pieces > self.pieces || depth < 1 || (pieces == self.pieces && depth < self.probe_depth)
         {
             return None;
@@ -340,13 +340,11 @@ impl Prober<'_> {
             Value::Draw => return self.draw_is_exact,
             Value::Win(d) | Value::Loss(d) => u32::from(d),
         };
-        if self.no_capture_draw > 0 {
-            let pieces = pos.total(Player::White) + pos.total(Player::Black);
-            if pos.plies_since_capture() + d > self.no_capture_draw
-                || !self.later_stretches_fit(pieces)
-            {
-                return false;
-            }
+        if self.no_capture_draw > 0
+            && (pos.plies_since_capture() + d > self.no_capture_draw
+                || !self.later_stretches_fit(pieces(pos)))
+        {
+            return false;
         }
         self.repetitions_cannot_intervene(pos, keys)
     }
@@ -421,6 +419,11 @@ impl Prober<'_> {
         }
         best
     }
+}
+
+/// The pieces of `pos`, board and hand, both sides: what classes count.
+fn pieces(pos: &Position) -> u32 {
+    pos.total(Player::White) + pos.total(Player::Black)
 }
 
 /// A won table position's score at the root: above every evaluation,

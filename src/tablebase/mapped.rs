@@ -1,7 +1,7 @@
 //! Probing files in place: each file is opened and memory-mapped on its
 //! first probe (so engines start at once and share its pages through the
-//! page cache), and a probe decodes one block into a small cache of the
-//! calling thread, so the search's nearby probes decode nothing.
+//! page cache), and a probe decodes one block into a cache shared by the
+//! process, so the search's nearby probes decode nothing.
 //!
 //! A file that fails any check (header, length, index, a block's checksum)
 //! is logged once and never probed again: the search then does without it.
@@ -158,7 +158,7 @@ impl LazyFile {
     }
 
     /// Runs `read` on the decoded block holding position `i`, from the
-    /// thread's cache when it is there.
+    /// process's block cache when it is there.
     fn with_block<T>(&self, i: u64, read: impl FnOnce(&[u8], usize, u8) -> T) -> Option<T> {
         // The file's own block size: files of the first format 2 have
         // smaller blocks than the ones written now.

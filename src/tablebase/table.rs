@@ -242,8 +242,8 @@ impl std::fmt::Display for ClassStats {
 /// metric.
 #[derive(Clone, Debug)]
 pub struct Tablebase {
-    /// Tells this set's entries in the thread's cache of recent probes
-    /// from another set's (tables reloaded).
+    /// Tells this set's entries in the cache of recent probes from
+    /// another set's (tables reloaded).
     id: u64,
     rules: Rules,
     max_pieces: u32,
