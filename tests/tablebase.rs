@@ -999,7 +999,8 @@ fn old_format_tables_are_refused_with_how_to_convert_them_and_packed() {
 /// Issue 19: as Stockfish's SyzygyProbeDepth, the search probes positions
 /// of the largest piece count in use only with TablebaseProbeDepth plies
 /// left, smaller ones wherever it has depth left, and nothing in the
-/// quiescence search (depth 0).
+/// quiescence search (depth 0) — except with TablebaseProbeDepth 0 (the
+/// default), where every node probes, the quiescence search included.
 #[test]
 fn the_search_probes_the_largest_classes_only_from_the_probe_depth() {
     let rules = Rules::standard();
@@ -1020,6 +1021,11 @@ fn the_search_probes_the_largest_classes_only_from_the_probe_depth() {
     };
     assert!(!probed(&five, 2) && probed(&five, 3) && probed(&five, 9));
     assert!(!probed(&four, 0) && probed(&four, 1) && probed(&four, 2));
+    let prober = prober.with_probe_depth(0);
+    let probed = |pos: &yote::rules::Position, depth| {
+        prober.leaf_score(pos, &[pos.key()], 1, depth).is_some()
+    };
+    assert!(probed(&five, 0) && probed(&five, 1) && probed(&four, 0));
     // The option reaches the search: with the depth above the search's,
     // fewer positions are probed.
     let tbhits = |probe_depth: u32| -> u64 {
@@ -1038,8 +1044,50 @@ fn the_search_probes_the_largest_classes_only_from_the_probe_depth() {
         let at = last.split(' ').position(|w| w == "tbhits").expect(last);
         last.split(' ').nth(at + 1).unwrap().parse().unwrap()
     };
-    let (everywhere, deep_only) = (tbhits(1), tbhits(100));
-    assert!(deep_only < everywhere, "{deep_only} against {everywhere}");
+    let (quiescence_too, main_only, deep_only) = (tbhits(0), tbhits(1), tbhits(100));
+    assert!(deep_only < main_only, "{deep_only} against {main_only}");
+    assert!(
+        main_only < quiescence_too,
+        "{main_only} against {quiescence_too}"
+    );
+}
+
+/// Issue 19: TablebaseCache sizes the decoded blocks a process keeps; it
+/// changes only the speed, never a value: a 1 MiB cache (128 blocks, most
+/// probes evicting another) searches exactly as the default does.
+#[test]
+fn the_block_cache_size_changes_no_search_result() {
+    let dir = standard_five().to_str().unwrap().to_string();
+    let search = |cache: &str| -> Vec<String> {
+        let (ok, out, err) = run(&[
+            "exec",
+            &format!("setoption name TablebasePath value {dir}"),
+            "setoption name TablebasePieces value 5",
+            &format!("setoption name TablebaseCache value {cache}"),
+            "position fen 6/1WB1B1/6/1W2B1/6 w 1 1 0 20",
+            "go depth 7",
+        ]);
+        assert!(ok, "{err}");
+        out.lines()
+            .filter(|l| l.starts_with("info depth") || l.starts_with("bestmove"))
+            .map(|l| {
+                // What the clock decides is not compared.
+                let words: Vec<&str> = l.split(' ').collect();
+                let timed = |i: usize| i > 0 && ["time", "nps"].contains(&words[i - 1]);
+                let kept =
+                    (0..words.len()).filter(|&i| !timed(i) && !["time", "nps"].contains(&words[i]));
+                kept.map(|i| words[i]).collect::<Vec<_>>().join(" ")
+            })
+            .collect()
+    };
+    let (small, default) = (search("1"), search("256"));
+    assert!(small.iter().any(|l| l.contains("tbhits")), "{small:?}");
+    assert_eq!(small, default);
+    let (ok, out, _) = run(&["exec", "setoption name TablebaseCache value 0"]);
+    assert!(
+        ok && out.contains("TablebaseCache must be between 1 and"),
+        "{out}"
+    );
 }
 
 /// Files of the first format 2 (deflate, blocks of 16 384 positions) are

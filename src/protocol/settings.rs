@@ -13,6 +13,7 @@ use crate::search::alphabeta::Features;
 use crate::search::params::SearchParams;
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search::{PlayStyle, SearchOptions};
+use crate::tablebase;
 
 pub const VARIANT: &str = "Variant";
 /// The whole rule set as a `string` option: managers that check a combo's
@@ -102,8 +103,11 @@ pub const TABLEBASE_PATH: &str = "TablebasePath";
 /// Tables are probed only in positions of at most this many pieces.
 pub const TABLEBASE_PIECES: &str = "TablebasePieces";
 /// The search probes positions of the largest piece count only with at
-/// least this many plies left to search (Stockfish's SyzygyProbeDepth).
+/// least this many plies left to search (Stockfish's SyzygyProbeDepth);
+/// 0 probes every node, the quiescence search included.
 pub const TABLEBASE_PROBE_DEPTH: &str = "TablebaseProbeDepth";
+/// MiB of decoded table blocks the process keeps.
+pub const TABLEBASE_CACHE: &str = "TablebaseCache";
 
 /// Rejects a value the option table would store but the engine cannot use.
 pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), String> {
@@ -135,7 +139,13 @@ fn engine_options() -> Vec<OptionDef> {
         OptionDef::string(SEARCH_PARAMS, ""),
         OptionDef::string(TABLEBASE_PATH, "<empty>"),
         OptionDef::spin(TABLEBASE_PIECES, 7, 0, 32),
-        OptionDef::spin(TABLEBASE_PROBE_DEPTH, d.tb_probe_depth.into(), 1, 100),
+        OptionDef::spin(TABLEBASE_PROBE_DEPTH, d.tb_probe_depth.into(), 0, 100),
+        OptionDef::spin(
+            TABLEBASE_CACHE,
+            d.tb_cache_mb as i64,
+            1,
+            tablebase::mapped::MAX_CACHE_MB as i64,
+        ),
         OptionDef::button(CLEAR_HASH),
     ]
 }
@@ -289,6 +299,7 @@ pub fn search_options(table: &OptionTable) -> SearchOptions {
         params: SearchParams::parse(table.get_text(SEARCH_PARAMS).unwrap_or_default())
             .unwrap_or_default(),
         tb_probe_depth: int(TABLEBASE_PROBE_DEPTH, d.tb_probe_depth as u64) as i32,
+        tb_cache_mb: int(TABLEBASE_CACHE, d.tb_cache_mb as u64) as usize,
         ..d.clone()
     }
 }

@@ -748,8 +748,8 @@ impl<'a> Searcher<'a> {
         if end.is_some() {
             return end;
         }
-        // `path` ends with this position: only the main search probes
-        // (quiescence passes depth 0).
+        // `path` ends with this position; quiescence passes depth 0, which
+        // the prober's probe depth decides about.
         let score = self
             .tables
             .as_ref()?

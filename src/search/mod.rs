@@ -61,8 +61,10 @@ pub struct SearchOptions {
     /// Endgame tables to probe (none by default).
     pub tables: tables::Tables,
     /// `TablebaseProbeDepth`: the remaining depth from which positions of
-    /// the largest piece count probed are probed.
+    /// the largest piece count probed are probed (0: every node).
     pub tb_probe_depth: i32,
+    /// `TablebaseCache`: MiB of decoded table blocks the process keeps.
+    pub tb_cache_mb: usize,
 }
 
 impl Default for SearchOptions {
@@ -81,6 +83,7 @@ impl Default for SearchOptions {
             params: params::SearchParams::default(),
             tables: tables::Tables::default(),
             tb_probe_depth: tables::DEFAULT_PROBE_DEPTH,
+            tb_cache_mb: crate::tablebase::mapped::DEFAULT_CACHE_MB,
         }
     }
 }
@@ -168,6 +171,9 @@ pub struct Engine {
 impl Engine {
     pub fn new(options: SearchOptions) -> Engine {
         let tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        if options.tb_cache_mb != SearchOptions::default().tb_cache_mb {
+            crate::tablebase::mapped::set_cache_mb(options.tb_cache_mb);
+        }
         Engine {
             options,
             tt,
@@ -189,6 +195,9 @@ impl Engine {
                 Arc::new(TranspositionTable::new(options.hash_mb)),
             );
             tt::release_in_background(old);
+        }
+        if options.tb_cache_mb != self.options.tb_cache_mb {
+            crate::tablebase::mapped::set_cache_mb(options.tb_cache_mb);
         }
         self.options = options;
     }

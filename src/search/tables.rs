@@ -35,11 +35,13 @@ use crate::tablebase::{self, Metric, Tablebase, Value, Wdl};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// `TablebaseProbeDepth`'s default: the remaining depth from which
-/// positions of the largest piece count probed are probed (measured in
-/// docs/tablebases.md: their blocks are the largest and most of their
-/// probes miss the block cache).
-pub const DEFAULT_PROBE_DEPTH: i32 = 4;
+/// `TablebaseProbeDepth`'s default: 0, every node probes, the quiescence
+/// search included, as version-1 tables in memory did. That pays when
+/// most probes hit the block cache (`TablebaseCache`, 256 MiB by default):
+/// with the ≤ 8 set it came within 5 ± 6 Elo of version 1's strength,
+/// where a depth of 4 (the default with a 32 MiB cache) stayed 15.6 ± 6.8
+/// behind (docs/tablebases.md).
+pub const DEFAULT_PROBE_DEPTH: i32 = 0;
 
 /// The most history positions examined for the repetition rule.
 const MAX_WINDOW: usize = 64;
@@ -258,10 +260,12 @@ pub struct Prober<'a> {
 
 impl Prober<'_> {
     /// This prober with positions of the largest piece count probed in the
-    /// search only at remaining depth `depth` or more (`TablebaseProbeDepth`).
+    /// search only at remaining depth `depth` or more, and smaller ones
+    /// everywhere but the quiescence search; 0 probes every node
+    /// (`TablebaseProbeDepth`).
     pub fn with_probe_depth(self, depth: i32) -> Self {
         Prober {
-            probe_depth: depth.max(1),
+            probe_depth: depth.max(0),
             ..self
         }
     }
@@ -291,17 +295,18 @@ impl Prober<'_> {
     /// class's longest distance: then the position's own distance decides
     /// whether the win arrives in time.
     ///
-    /// As in Stockfish, nothing is probed where the search has no depth
-    /// left (the quiescence search resolves captures on its own), and
-    /// positions of the largest piece count only from `probe_depth` on:
-    /// those classes are the largest, their probes mostly miss the block
-    /// cache, and near the leaves a probe costs more than the search it
-    /// saves (docs/tablebases.md).
+    /// With a probe depth of 0 every node probes, the quiescence search
+    /// (`depth` 0) included. Otherwise, as in Stockfish, nothing is probed
+    /// where the search has no depth left, and positions of the largest
+    /// piece count only from `probe_depth` on: with a small block cache
+    /// their probes mostly miss it, and near the leaves a probe then costs
+    /// more than the search it saves (docs/tablebases.md).
     #[inline]
     pub fn leaf_score(&self, pos: &Position, keys: &[u64], ply: usize, depth: i32) -> Option<i32> {
         let pieces = pieces(pos);
-        if pieces > self.pieces || depth < 1 || (pieces == self.pieces && depth < self.probe_depth)
-        {
+        let probed = self.probe_depth == 0
+            || (depth >= 1 && (pieces < self.pieces || depth >= self.probe_depth));
+        if pieces > self.pieces || !probed {
             return None;
         }
         let wdl = self.set.probe_wdl(pos)?;

@@ -439,6 +439,26 @@ pub fn wdl_symbol(code: u16) -> u8 {
     }
 }
 
+/// Win/draw/loss symbols of a byte each packed four to a byte, as width 0
+/// reads them (the block cache keeps blocks so: four times the positions
+/// in the same memory).
+pub fn pack_symbols(bytes: &[u8], out: &mut Vec<u8>) {
+    let pack = |four: &[u8]| four.iter().rev().fold(0u8, |acc, &s| acc << 2 | (s & 3));
+    out.clear();
+    out.reserve(bytes.len().div_ceil(4));
+    // Four symbols at a time in one word: this runs on every block the
+    // search decodes, and byte by byte it cost more than the decoding.
+    let words = bytes.chunks_exact(4);
+    let rest = words.remainder();
+    out.extend(words.map(|four| {
+        let x = u32::from_le_bytes([four[0], four[1], four[2], four[3]]) & 0x0303_0303;
+        (x | x >> 6 | x >> 12 | x >> 18) as u8
+    }));
+    if !rest.is_empty() {
+        out.push(pack(rest));
+    }
+}
+
 /// The symbol of position `i` in decoded win/draw/loss bytes of `width`
 /// (0: four 2-bit symbols to a byte, 1: a byte each).
 #[inline(always)]
@@ -658,6 +678,20 @@ mod tests {
         let (w, d) = (Blocks::new(&hw, &wdl), Blocks::new(&hd, &distance));
         assert_eq!(w.header.blocks, 2);
         assert_eq!(decode_codes(&w, &d).unwrap(), codes);
+    }
+
+    #[test]
+    fn packed_symbols_read_back_as_the_bytes_were() {
+        // Lengths that leave every remainder of a word.
+        for len in [0usize, 1, 2, 3, 4, 5, 6, 7, 1001] {
+            let bytes: Vec<u8> = (0..len).map(|i| ((i * 7 + i / 3) % 3) as u8).collect();
+            let mut packed = Vec::new();
+            pack_symbols(&bytes, &mut packed);
+            assert_eq!(packed.len(), len.div_ceil(4));
+            for (i, &b) in bytes.iter().enumerate() {
+                assert_eq!(symbol_at(&packed, 0, i), b, "symbol {i} of {len}");
+            }
+        }
     }
 
     #[test]

@@ -14,16 +14,23 @@ use memmap2::Mmap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock, RwLockReadGuard};
 
-/// Decoded blocks kept by kind, for the whole process: 1 024 × 32 KiB of
-/// win/draw/loss and 64 × up to 16 KiB of codes, at most 33 MiB, allocated
-/// as blocks are decoded. Each search runs on threads of its own, so a
-/// cache per thread was thrown away at every move. With the ≤ 8 set, 1 024
-/// slots took the search's loss of nodes per second to tables from 15.5 %
-/// (512) to 8.7 %, and 4 096 gained nothing more (docs/tablebases.md); the
-/// cache of recent results (`table.rs`) answers the repeated probes.
-const WDL_SLOTS: usize = 1024;
+/// `TablebaseCache`'s default, in MiB: the decoded win/draw/loss blocks a
+/// process keeps, allocated as blocks are decoded. A block that misses
+/// the cache costs a Zstandard decode (15-20 µs for 32 768 positions), so
+/// the search can afford to probe near the leaves and in the quiescence
+/// search only when most probes hit: with the ≤ 8 set and probing
+/// everywhere, 32 MiB lost 35 Elo to version-1 files in memory, 256 MiB
+/// came within 5 ± 6 of them (docs/tablebases.md).
+pub const DEFAULT_CACHE_MB: usize = 256;
+/// The largest `TablebaseCache`.
+pub const MAX_CACHE_MB: usize = 16_384;
+/// Bytes a cached win/draw/loss block of today's files takes: 32 768
+/// positions, four to a byte.
+const WDL_SLOT_BYTES: usize = 8 * 1024;
+/// Distance blocks kept (up to 16 KiB each): only the root and a
+/// no-capture limit read distances.
 const DISTANCE_SLOTS: usize = 64;
 
 /// Numbers every file opened by this process, so cached blocks of a file
@@ -177,14 +184,33 @@ impl LazyFile {
         let mut slot = slots[at].lock().unwrap_or_else(PoisonError::into_inner);
         if slot.key != key {
             slot.key = 0;
-            if let Err(e) = blocks.decode(n, &mut slot.data) {
+            if let Err(e) = self.decode_into(&blocks, n, &mut slot) {
                 self.refuse(&e.to_string());
                 return None;
             }
             slot.key = key;
-            slot.width = blocks.header.width;
         }
         Some(read(&slot.data, within, slot.width))
+    }
+
+    /// Decodes block `n` into `slot`, win/draw/loss symbols packed four to
+    /// a byte.
+    fn decode_into(&self, blocks: &Blocks, n: u64, slot: &mut Slot) -> Result<(), FormatError> {
+        let width = blocks.header.width;
+        if self.kind != Kind::Wdl || width == 0 {
+            slot.width = width;
+            return blocks.decode(n, &mut slot.data);
+        }
+        thread_local! {
+            static BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BYTES.with(|bytes| {
+            let mut bytes = bytes.borrow_mut();
+            blocks.decode(n, &mut bytes)?;
+            format::pack_symbols(&bytes, &mut slot.data);
+            slot.width = 0;
+            Ok(())
+        })
     }
 
     /// Runs `read` on the whole file's checked blocks (the tools that read
@@ -208,17 +234,41 @@ struct Slot {
 }
 
 struct BlockCache {
+    mb: usize,
     wdl: Box<[Mutex<Slot>]>,
     distance: Box<[Mutex<Slot>]>,
 }
 
-fn block_cache() -> &'static BlockCache {
-    static CACHE: OnceLock<BlockCache> = OnceLock::new();
-    let slots = |n| (0..n).map(|_| Mutex::new(Slot::default())).collect();
-    CACHE.get_or_init(|| BlockCache {
-        wdl: slots(WDL_SLOTS),
-        distance: slots(DISTANCE_SLOTS),
-    })
+impl BlockCache {
+    fn new(mb: usize) -> BlockCache {
+        let slots = |n| (0..n).map(|_| Mutex::new(Slot::default())).collect();
+        BlockCache {
+            mb,
+            wdl: slots((mb << 20) / WDL_SLOT_BYTES),
+            distance: slots(DISTANCE_SLOTS),
+        }
+    }
+}
+
+fn cache_lock() -> &'static RwLock<BlockCache> {
+    static CACHE: OnceLock<RwLock<BlockCache>> = OnceLock::new();
+    CACHE.get_or_init(|| RwLock::new(BlockCache::new(DEFAULT_CACHE_MB)))
+}
+
+/// The process's block cache, for one probe. Only `set_cache_mb` writes,
+/// between searches, so readers never wait.
+fn block_cache() -> RwLockReadGuard<'static, BlockCache> {
+    cache_lock().read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Sizes the process's block cache (`TablebaseCache`), emptying it when
+/// the size changes; `mb` is clamped to 1..=`MAX_CACHE_MB`.
+pub fn set_cache_mb(mb: usize) {
+    let mb = mb.clamp(1, MAX_CACHE_MB);
+    let mut cache = cache_lock().write().unwrap_or_else(PoisonError::into_inner);
+    if cache.mb != mb {
+        *cache = BlockCache::new(mb);
+    }
 }
 
 /// A class in files: the win/draw/loss file and the distance file.
