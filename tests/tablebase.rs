@@ -1071,12 +1071,18 @@ fn the_block_cache_size_changes_no_search_result() {
         out.lines()
             .filter(|l| l.starts_with("info depth") || l.starts_with("bestmove"))
             .map(|l| {
-                // What the clock decides is not compared.
-                let words: Vec<&str> = l.split(' ').collect();
-                let timed = |i: usize| i > 0 && ["time", "nps"].contains(&words[i - 1]);
-                let kept =
-                    (0..words.len()).filter(|&i| !timed(i) && !["time", "nps"].contains(&words[i]));
-                kept.map(|i| words[i]).collect::<Vec<_>>().join(" ")
+                // What the clock decides (`time`, `nps` and their values) is
+                // not compared.
+                let mut kept = Vec::new();
+                let mut words = l.split(' ');
+                while let Some(word) = words.next() {
+                    if word == "time" || word == "nps" {
+                        words.next();
+                    } else {
+                        kept.push(word);
+                    }
+                }
+                kept.join(" ")
             })
             .collect()
     };

@@ -171,7 +171,7 @@ pub struct Engine {
 impl Engine {
     pub fn new(options: SearchOptions) -> Engine {
         let tt = Arc::new(TranspositionTable::new(options.hash_mb));
-        if options.tb_cache_mb != SearchOptions::default().tb_cache_mb {
+        if options.tb_cache_mb != crate::tablebase::mapped::DEFAULT_CACHE_MB {
             crate::tablebase::mapped::set_cache_mb(options.tb_cache_mb);
         }
         Engine {
