@@ -6,7 +6,10 @@
 # so the tables are opened once, as in a game or a match; the configurations
 # alternate position by position, REPEAT rounds. Reported per configuration:
 # the sum over positions of the median time to depth, and nodes per second
-# as `bench` counts them (all nodes over all the time).
+# as `bench` counts them (all nodes over all the time), for the first round
+# (the tables just opened: every block read is decoded for the first time)
+# and for the later rounds (blocks decoded by an earlier search are in the
+# block cache, as they are for most probes of a game after its first moves).
 #
 #   scripts/tb_speed.sh ENGINE TABLES [DEPTH]              # one engine
 #   OTHER=old-engine OTHER_TABLES=old-dir scripts/tb_speed.sh ENGINE TABLES
@@ -83,20 +86,20 @@ for ((r = 0; r < REPEAT; r++)); do
             line=$(search "$name" "$fen")
             time=$(sed -n 's/.* time \([0-9]*\).*/\1/p' <<<"$line")
             nodes=$(sed -n 's/.* nodes \([0-9]*\).*/\1/p' <<<"$line")
-            echo "$fen|$time|$nodes" >>"$tmp/$name"
+            echo "$fen|$time|$nodes|$r" >>"$tmp/$name"
         done
     done
 done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
-printf '%-14s %18s %16s %14s\n' config "time ms (sum)" "sum of medians" "nodes/s"
+printf '%-14s %14s %16s %16s %16s\n' config "time ms (sum)" "sum of medians" "nodes/s round 1" "nodes/s later"
 for config in "${configs[@]}"; do
     name=${config%%|*}
     total=$(awk -F'|' '{t+=$2} END {print t}' "$tmp/$name")
-    nps=$(awk -F'|' '{t+=$2; n+=$3} END {printf "%d", n * 1000 / (t ? t : 1)}' "$tmp/$name")
+    nps() { awk -F'|' "$1"' {t+=$2; n+=$3} END {printf "%d", n * 1000 / (t ? t : 1)}' "$tmp/$name"; }
     per_position=0
     for fen in "${positions[@]}"; do
         m=$(grep -F "$fen|" "$tmp/$name" | cut -d'|' -f2 | median)
         per_position=$((per_position + m))
     done
-    printf '%-14s %18s %16s %14s\n' "$name" "$total" "$per_position" "$nps"
+    printf '%-14s %14s %16s %16s %16s\n' "$name" "$total" "$per_position" "$(nps '$4 == 0')" "$(nps '$4 > 0')"
 done

@@ -391,6 +391,18 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Starts loading the hash table bucket and the table result a
+    /// child's search will read first (see `crate::prefetch`).
+    #[inline(always)]
+    fn prefetch(&self, child: &Position, tt: bool) {
+        if tt && self.features.tt {
+            self.tt.prefetch(self.tt_key(child));
+        }
+        if let Some(tables) = &self.tables {
+            tables.prefetch(child);
+        }
+    }
+
     #[inline(always)]
     fn tt_key(&self, pos: &Position) -> u64 {
         table_key(self.no_capture_draw, pos)
@@ -518,6 +530,7 @@ impl<'a> Searcher<'a> {
         for i in first..moves.len() {
             let mv = moves[i].mv;
             let child = self.rules.after(root, &mv);
+            self.prefetch(&child, depth > 1);
             let same = child.side_to_move() == root.side_to_move();
             self.path.push(child.key());
             self.seldepth = 0;
@@ -668,6 +681,7 @@ impl<'a> Searcher<'a> {
             ordering::pick_next(moves, scores, i);
             let mv = moves[i];
             let child = self.rules.after(pos, &mv);
+            self.prefetch(&child, depth > 1);
             let same = child.side_to_move() == pos.side_to_move();
             let late_removal = mv.is_capture() && jumps.add(&mv) > 1;
             let new_depth = depth - 1;
@@ -819,6 +833,7 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let child = self.rules.after(pos, &mv);
+            self.prefetch(&child, false);
             let score = if child.side_to_move() == pos.side_to_move() {
                 self.qsearch(&child, ply + 1, alpha, beta)
             } else {

@@ -282,6 +282,15 @@ impl Prober<'_> {
         self.trusted(value, pos, keys).then_some(value)
     }
 
+    /// Starts loading what a probe of `pos` will read first, when it
+    /// may be probed.
+    #[inline(always)]
+    pub fn prefetch(&self, pos: &Position) {
+        if pieces(pos) <= self.pieces {
+            self.set.prefetch(pos);
+        }
+    }
+
     /// What the tables' distances count.
     pub fn metric(&self) -> Metric {
         self.set.metric()

@@ -301,6 +301,12 @@ impl TranspositionTable {
         i32::from(self.generation().wrapping_sub(generation) & GEN_MASK)
     }
 
+    /// Starts loading `key`'s bucket, to be probed soon.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(self.bucket(key));
+    }
+
     /// Looks up `key`. Returns `None` on a miss or a torn entry.
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let bucket = self.bucket(key);

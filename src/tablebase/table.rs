@@ -49,6 +49,11 @@ mod recent {
         }
     }
 
+    #[inline(always)]
+    pub fn prefetch(key: u64) {
+        crate::prefetch::prefetch(&entries()[slot(key)]);
+    }
+
     #[inline]
     pub fn put(key: u64, wdl: Wdl) {
         let symbol = match wdl {
@@ -356,6 +361,13 @@ impl Tablebase {
                 Some(wdl)
             }
         }
+    }
+
+    /// Starts loading where `probe_wdl` of `pos` will look first, when
+    /// its tables are mapped.
+    #[inline(always)]
+    pub fn prefetch(&self, pos: &Position) {
+        recent::prefetch(pos.key() ^ self.id);
     }
 
     /// The longest distance the table of `pos` may hold (0 when the counts
