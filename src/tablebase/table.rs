@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// the transposition table.
 mod recent {
     use super::Wdl;
+    use crate::memory::ZeroedTable;
     use std::sync::OnceLock;
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -27,8 +28,8 @@ mod recent {
     const ENTRIES: usize = 1 << 20;
 
     fn entries() -> &'static [AtomicU64] {
-        static CACHE: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
-        CACHE.get_or_init(|| (0..ENTRIES).map(|_| AtomicU64::new(0)).collect())
+        static CACHE: OnceLock<ZeroedTable<AtomicU64>> = OnceLock::new();
+        CACHE.get_or_init(|| ZeroedTable::new(ENTRIES))
     }
 
     fn slot(key: u64) -> usize {
@@ -51,7 +52,7 @@ mod recent {
 
     #[inline(always)]
     pub fn prefetch(key: u64) {
-        crate::prefetch::prefetch(&entries()[slot(key)]);
+        crate::memory::prefetch(&entries()[slot(key)]);
     }
 
     #[inline]
