@@ -4,7 +4,7 @@
 
 pub mod analysis;
 pub mod gui;
-pub mod memory;
+pub mod prefetch;
 pub mod protocol;
 pub mod rng;
 pub mod rules;

@@ -392,7 +392,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Starts loading the hash table bucket and the table result a
-    /// child's search will read first (see `crate::memory`).
+    /// child's search will read first (see `crate::prefetch`).
     #[inline(always)]
     fn prefetch(&self, child: &Position, tt: bool) {
         if tt && self.features.tt {

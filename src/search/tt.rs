@@ -21,7 +21,6 @@
 //! key bits, so the two are nearly independent and a false hit needs a
 //! match on roughly 48 + log2(buckets) bits.
 
-use crate::memory::{self, ZeroValid, ZeroedTable};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Score of a mate at the root; mate-in-`n` plies scores `MATE - n`.
@@ -87,9 +86,6 @@ pub struct TtEntry {
 struct Bucket {
     words: [AtomicU64; 2 * ENTRIES_PER_BUCKET],
 }
-
-// SAFETY: only `AtomicU64`s (zero is an empty slot), aligned to 64.
-unsafe impl ZeroValid for Bucket {}
 
 /// A decoded slot, including ones that do not belong to the probed key;
 /// the replacement policy needs the depth and age of any slot.
@@ -163,6 +159,68 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// Zeroed memory for `n` buckets, 64-byte aligned. The allocator gets large
+/// zeroed blocks straight from the operating system, which maps the pages
+/// lazily, so even a 4 GB table is ready at once (`setoption name Hash` and
+/// `ucinewgame` must not hold up `isready` or the next search's clock). A
+/// cache-line aligned zeroed allocation would not do: the system allocator
+/// serves those by writing zeros over the whole block, so the block is
+/// asked for with the alignment of a word and aligned by hand.
+struct BucketMemory {
+    base: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    buckets: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the memory is owned (freed once, in `drop`) and only reached as
+// `&[Bucket]`, whose atomics make shared access from any thread sound.
+unsafe impl Send for BucketMemory {}
+unsafe impl Sync for BucketMemory {}
+
+impl BucketMemory {
+    fn zeroed(n: usize) -> BucketMemory {
+        let align = std::mem::align_of::<Bucket>();
+        let size = n
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .and_then(|s| s.checked_add(align))
+            .expect("table size fits in memory");
+        let layout = std::alloc::Layout::from_size_align(size, 8).expect("valid table layout");
+        // SAFETY: the layout has a non-zero size.
+        let base = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(base) = std::ptr::NonNull::new(base) else {
+            std::alloc::handle_alloc_error(layout);
+        };
+        let offset = base.as_ptr().align_offset(align);
+        // SAFETY: `offset < align` and the block has `align` spare bytes,
+        // so `n` buckets from there lie inside it.
+        let first = unsafe { base.as_ptr().add(offset) }.cast::<Bucket>();
+        BucketMemory {
+            base,
+            layout,
+            buckets: std::ptr::NonNull::new(first).expect("inside a non-null block"),
+            len: n,
+        }
+    }
+}
+
+impl std::ops::Deref for BucketMemory {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `len` aligned buckets of zeroed memory, owned by `self`; a
+        // bucket is only `AtomicU64`s, for which zero bytes are a valid
+        // value (0, an empty slot); shared access goes through atomics.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for BucketMemory {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout, freed only here.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
+}
+
 /// Frees a table's memory off the caller's thread: handing back gigabytes
 /// of touched pages takes long enough to be felt by `isready`.
 pub fn release_in_background<T: Send + 'static>(memory: T) {
@@ -177,7 +235,7 @@ pub fn release_in_background<T: Send + 'static>(memory: T) {
 
 /// Transposition table shared between search threads (wrap it in an `Arc`).
 pub struct TranspositionTable {
-    buckets: ZeroedTable<Bucket>,
+    buckets: BucketMemory,
     generation: AtomicU8,
 }
 
@@ -193,7 +251,7 @@ impl TranspositionTable {
 
     fn with_buckets(n: usize) -> Self {
         TranspositionTable {
-            buckets: ZeroedTable::new(n),
+            buckets: BucketMemory::zeroed(n),
             generation: AtomicU8::new(0),
         }
     }
@@ -209,7 +267,7 @@ impl TranspositionTable {
     /// zeros over gigabytes takes seconds; the old memory is handed back on
     /// another thread for the same reason.
     pub fn clear(&mut self) {
-        let fresh = ZeroedTable::new(self.buckets.len());
+        let fresh = BucketMemory::zeroed(self.buckets.len());
         let old = std::mem::replace(&mut self.buckets, fresh);
         release_in_background(old);
         *self.generation.get_mut() = 0;
@@ -246,7 +304,7 @@ impl TranspositionTable {
     /// Starts loading `key`'s bucket, to be probed soon.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        memory::prefetch(self.bucket(key));
+        crate::prefetch::prefetch(self.bucket(key));
     }
 
     /// Looks up `key`. Returns `None` on a miss or a torn entry.

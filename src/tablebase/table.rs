@@ -20,7 +20,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// the transposition table.
 mod recent {
     use super::Wdl;
-    use crate::memory::ZeroedTable;
     use std::sync::OnceLock;
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -28,8 +27,8 @@ mod recent {
     const ENTRIES: usize = 1 << 20;
 
     fn entries() -> &'static [AtomicU64] {
-        static CACHE: OnceLock<ZeroedTable<AtomicU64>> = OnceLock::new();
-        CACHE.get_or_init(|| ZeroedTable::new(ENTRIES))
+        static CACHE: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
+        CACHE.get_or_init(|| (0..ENTRIES).map(|_| AtomicU64::new(0)).collect())
     }
 
     fn slot(key: u64) -> usize {
@@ -52,7 +51,7 @@ mod recent {
 
     #[inline(always)]
     pub fn prefetch(key: u64) {
-        crate::memory::prefetch(&entries()[slot(key)]);
+        crate::prefetch::prefetch(&entries()[slot(key)]);
     }
 
     #[inline]
