@@ -91,15 +91,16 @@ for ((r = 0; r < REPEAT; r++)); do
     done
 done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+# Nodes per second of configuration $1 over the rounds that awk pattern $2 selects.
+nps() { awk -F'|' "$2"' {t+=$2; n+=$3} END {printf "%d", n * 1000 / (t ? t : 1)}' "$tmp/$1"; }
 printf '%-14s %14s %16s %16s %16s\n' config "time ms (sum)" "sum of medians" "nodes/s round 1" "nodes/s later"
 for config in "${configs[@]}"; do
     name=${config%%|*}
     total=$(awk -F'|' '{t+=$2} END {print t}' "$tmp/$name")
-    nps() { awk -F'|' "$1"' {t+=$2; n+=$3} END {printf "%d", n * 1000 / (t ? t : 1)}' "$tmp/$name"; }
     per_position=0
     for fen in "${positions[@]}"; do
         m=$(grep -F "$fen|" "$tmp/$name" | cut -d'|' -f2 | median)
         per_position=$((per_position + m))
     done
-    printf '%-14s %14s %16s %16s %16s\n' "$name" "$total" "$per_position" "$(nps '$4 == 0')" "$(nps '$4 > 0')"
+    printf '%-14s %14s %16s %16s %16s\n' "$name" "$total" "$per_position" "$(nps "$name" '$4 == 0')" "$(nps "$name" '$4 > 0')"
 done
