@@ -363,8 +363,9 @@ impl Tablebase {
         }
     }
 
-    /// Starts loading where `probe_wdl` of `pos` will look first, when
-    /// its tables are mapped.
+    /// Starts loading the recent-results slot that `probe_wdl` of `pos`
+    /// reads first when its table is mapped (for a table in memory the
+    /// load is wasted, never wrong).
     #[inline(always)]
     pub fn prefetch(&self, pos: &Position) {
         recent::prefetch(pos.key() ^ self.id);
