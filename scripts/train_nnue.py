@@ -6,8 +6,15 @@
 
 Input: the files `yote tune --dump` writes (scripts/datagen.sh with NNUE=1),
 one position a line: rules, position, result for the side to move, search
-score in centipawns (or -), the active inputs from the side to move's and
-from the other side's view.
+score in centipawns (or -), the fitted evaluation in centipawns (files
+written before it was added lack it), the active inputs from the side to
+move's and from the other side's view.
+
+--correction trains the network as a correction added to the fitted
+evaluation (the engine reads the kind from the file): the prediction is
+K * (fitted + shrink(o / K)), shrink being the engine's pull towards
+captures (a half at 100 plies without a capture), so the network only
+has to learn what the fitted terms miss.
 
 Label: lambda * result + (1 - lambda) * sigmoid(K * score), as `yote tune`
 (but lambda 0 by default: on this session's few hundred thousand positions
@@ -47,7 +54,11 @@ INPUTS = 128
 HIDDEN = 128
 QA = 510
 QB = 1024
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+KIND_WHOLE, KIND_CORRECTION = 0, 1
+# The engine's shrink of the evaluation for plies without a capture
+# (eval.rs PROGRESS_CAP, PROGRESS_SPAN).
+PROGRESS_CAP, PROGRESS_SPAN = 100, 200
 # Largest first-layer weight: at most 44 inputs are active at once (6x6,
 # 16 pieces a side), so with the bias 45 terms: 45 * 1.3 * 510 < 32767.
 FT_CLIP = 1.3
@@ -82,14 +93,22 @@ class Net(torch.nn.Module):
 
 def read_data(paths):
     """Positions, their labels' parts and their inputs (padded)."""
-    keys, results, scores, us, them = [], [], [], [], []
+    keys, results, scores, fitted, keep, us, them = [], [], [], [], [], [], []
     for path in paths:
         with open(path) as f:
             for line in f:
-                spec, fen, result, score, a, b = line.rstrip("\n").split("\t")
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) == 7:
+                    spec, fen, result, score, fit, a, b = fields
+                else:
+                    (spec, fen, result, score, a, b), fit = fields, "nan"
                 keys.append((spec, fen))
                 results.append(float(result))
                 scores.append(math.nan if score == "-" else float(score))
+                fitted.append(float(fit))
+                # The fifth field of a position is its plies without a capture.
+                stale = min(int(fen.split(" ")[4]), PROGRESS_CAP)
+                keep.append(1.0 - stale / PROGRESS_SPAN)
                 us.append([int(x) for x in a.split(",")])
                 them.append([int(x) for x in b.split(",")])
     width = max(max(len(x) for x in us), max(len(x) for x in them))
@@ -97,7 +116,8 @@ def read_data(paths):
     def pad(rows):
         return torch.tensor([r + [INPUTS] * (width - len(r)) for r in rows], dtype=torch.int32)
 
-    return keys, torch.tensor(results), torch.tensor(scores), pad(us), pad(them)
+    return (keys, torch.tensor(results), torch.tensor(scores), torch.tensor(fitted),
+            torch.tensor(keep), pad(us), pad(them))
 
 
 def fit_k(results, scores):
@@ -118,14 +138,14 @@ def fit_k(results, scores):
     return best[1]
 
 
-def export(net, cp_per_unit, path):
+def export(net, cp_per_unit, kind, path):
     """The network file of nnue.rs (`Network::read`), little-endian."""
     with torch.no_grad():
         ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16)
         ft_b = torch.round(net.ft_bias * QA).to(torch.int16)
         out_w = torch.round(net.out.weight[0] * QB).to(torch.int16)
     out_b = int(round(net.out.bias.item() * QA * QB))
-    body = b"YOTENNUE" + struct.pack("<4I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit)
+    body = b"YOTENNUE" + struct.pack("<5I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit, kind)
     for t in (ft_w, ft_b, out_w):
         values = t.flatten().tolist()
         body += struct.pack(f"<{len(values)}h", *values)
@@ -150,6 +170,8 @@ def main():
     # networks lost 150 Elo more (docs/search.md, "The network").
     ap.add_argument("--lambda", dest="lam", type=float, default=0.0)
     ap.add_argument("--draw-lambda", dest="draw_lam", type=float, default=0.0)
+    ap.add_argument("--correction", action="store_true",
+                    help="train a correction to the fitted evaluation")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
@@ -158,8 +180,13 @@ def main():
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     started = time.time()
-    keys, results, scores, us, them = read_data(args.data)
+    keys, results, scores, fitted, keep, us, them = read_data(args.data)
+    if args.correction and torch.isnan(fitted).any():
+        sys.exit("train_nnue: --correction needs the fitted evaluation in every file "
+                 "(files dumped by this version of `yote tune --dump`)")
     k = fit_k(results, scores)
+    # The logit the fitted evaluation alone gives; the network adds to it.
+    base = k * fitted if args.correction else torch.zeros(len(keys))
     have = ~torch.isnan(scores)
     lam = torch.where(results == 0.5, args.draw_lam, args.lam)
     labels = torch.where(
@@ -175,6 +202,10 @@ def main():
           f"K = {k:.5f}, read in {time.time() - started:.0f} s", file=sys.stderr)
 
     net = Net()
+    if args.correction:
+        with torch.no_grad():
+            # Start near no correction at all.
+            net.out.weight.mul_(0.1)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=max(args.epochs // 3, 1), gamma=0.3)
     first = 0
@@ -188,10 +219,17 @@ def main():
         first = ck["epoch"]
         print(f"train_nnue: resumed after epoch {first}", file=sys.stderr)
 
+    def predict(idx):
+        return base[idx] + keep[idx] * net(us[idx].long(), them[idx].long())
+
     def loss_of(idx):
         with torch.no_grad():
-            out = net(us[idx].long(), them[idx].long())
-            return ((torch.sigmoid(out) - labels[idx]) ** 2).mean().item()
+            return ((torch.sigmoid(predict(idx)) - labels[idx]) ** 2).mean().item()
+
+    if args.correction:
+        with torch.no_grad():
+            alone = ((torch.sigmoid(base[held]) - labels[held]) ** 2).mean().item()
+        print(f"train_nnue: the fitted evaluation alone: held-out {alone:.6f}", file=sys.stderr)
 
     for epoch in range(first, args.epochs):
         t = time.time()
@@ -199,8 +237,7 @@ def main():
         total = 0.0
         for i in range(0, len(perm), args.batch):
             idx = perm[i:i + args.batch]
-            out = net(us[idx].long(), them[idx].long())
-            loss = ((torch.sigmoid(out) - labels[idx]) ** 2).mean()
+            loss = ((torch.sigmoid(predict(idx)) - labels[idx]) ** 2).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -214,7 +251,7 @@ def main():
         os.replace(args.checkpoint + ".part", args.checkpoint)
 
     cp_per_unit = round(1 / k)
-    export(net, cp_per_unit, args.out)
+    export(net, cp_per_unit, KIND_CORRECTION if args.correction else KIND_WHOLE, args.out)
     # Held-out positions and the float model's output in centipawns (before
     # the engine's shrink for plies without a capture).
     with torch.no_grad(), open(args.fixture, "w") as f:

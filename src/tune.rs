@@ -158,7 +158,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
 /// `--dump`: one line per labelled position, tab-separated: the rules
 /// (`Variant::spec`), the position, the result for the side to move (or
 /// the tables' exact value), the search score in centipawns (`-` for a
-/// mate score or a table value), then the network's active inputs from the
+/// mate score or a table value), the fitted evaluation's static score (what
+/// a network trained as a correction to it starts from), then the
+/// network's active inputs from the
 /// side to move's and from the other side's view (comma-separated). The
 /// trainer blends result and score itself, so λ can change without a new
 /// dump. Written to `FILE.part` and renamed when complete, so that a
@@ -175,9 +177,10 @@ fn dump(args: &TuneArgs, path: &std::path::Path) -> Result<()> {
         let inputs = crate::search::nnue::training_inputs(rules, pos)?;
         let list = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
         let position = format!("{}\t{}", rules.variant().spec(), rules.position_text(pos));
+        let fitted = eval::evaluate(rules, pos);
         Some((
             position,
-            format!("{}\t{}", list(&inputs[0]), list(&inputs[1])),
+            format!("{fitted}\t{}\t{}", list(&inputs[0]), list(&inputs[1])),
         ))
     })?;
     let part = path.with_extension("part");
@@ -707,7 +710,7 @@ mod tests {
     }
 
     /// `--dump` writes one line per quiet position: rules, position,
-    /// result, search score and the network's inputs as the engine reads
+    /// result, search score, the fitted evaluation and the network's inputs as the engine reads
     /// them; nothing is left under the temporary name.
     #[test]
     fn dump_writes_the_labelled_positions_with_their_network_inputs() {
@@ -733,8 +736,9 @@ mod tests {
         assert_eq!(fields[1], rules.position_text(&pos));
         assert_eq!(fields[2], "1");
         assert!(fields[3].parse::<i32>().is_ok(), "{text}");
+        assert_eq!(fields[4], eval::evaluate(&rules, &pos).to_string());
         assert_eq!(
-            (fields[4], fields[5]),
+            (fields[5], fields[6]),
             (&*list(&inputs[0]), &*list(&inputs[1]))
         );
         assert!(!out.with_extension("part").exists());

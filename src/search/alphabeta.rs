@@ -383,7 +383,7 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
         if let Some(nnue) = &mut self.nnue {
-            nnue.evaluate(ply, pos)
+            nnue.evaluate(self.rules, ply, pos)
         } else if self.features.full_eval {
             eval::evaluate(self.rules, pos)
         } else {

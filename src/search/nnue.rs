@@ -65,14 +65,27 @@ pub const QA: i32 = 510;
 pub const QB: i32 = 1024;
 
 const MAGIC: &[u8; 8] = b"YOTENNUE";
-pub const FORMAT_VERSION: u32 = 1;
-const HEADER_LEN: usize = 8 + 4 * 4;
+/// Version 2 added the kind (a whole evaluation or a correction).
+pub const FORMAT_VERSION: u32 = 2;
+const HEADER_LEN: usize = 8 + 5 * 4;
 
 /// The network the engine embeds (`scripts/train_nnue.py` writes it).
 static EMBEDDED: &[u8] = include_bytes!("yote.nnue");
 
+/// What a network's output is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The whole evaluation.
+    Whole,
+    /// A correction added to the fitted evaluation (`eval::evaluate`): the
+    /// network learns what the fitted terms miss, so it starts from their
+    /// strength instead of having to relearn it from data.
+    Correction,
+}
+
 /// A network's weights, as read from its file.
 pub struct Network {
+    kind: Kind,
     /// `[input][hidden]`.
     ft_weights: Vec<[i16; HIDDEN]>,
     ft_bias: [i16; HIDDEN],
@@ -89,6 +102,7 @@ pub enum FormatError {
     BadMagic,
     Version(u32),
     Shape { inputs: u32, hidden: u32 },
+    Kind(u32),
     Length { expected: usize, found: usize },
     Checksum { stored: u32, computed: u32 },
 }
@@ -106,6 +120,7 @@ impl std::fmt::Display for FormatError {
                 f,
                 "network shape {inputs}x{hidden}, this engine has {INPUTS}x{HIDDEN}"
             ),
+            FormatError::Kind(k) => write!(f, "network kind {k}, this engine reads 0 and 1"),
             FormatError::Length { expected, found } => {
                 write!(f, "network file of {found} bytes, expected {expected}")
             }
@@ -157,7 +172,7 @@ impl Network {
     }
 
     /// Layout (little-endian): "YOTENNUE", version, inputs, hidden,
-    /// centipawns per unit (u32 each); first-layer weights `[input][hidden]`
+    /// centipawns per unit, kind (0 whole, 1 correction) (u32 each); first-layer weights `[input][hidden]`
     /// and biases (i16); output weights, side to move's half first (i16);
     /// output bias (i32); CRC-32 of everything before it (u32).
     pub fn read(bytes: &[u8]) -> Result<Network, FormatError> {
@@ -176,6 +191,11 @@ impl Network {
         if inputs as usize != INPUTS || hidden as usize != HIDDEN {
             return Err(FormatError::Shape { inputs, hidden });
         }
+        let kind = match r.u32() {
+            0 => Kind::Whole,
+            1 => Kind::Correction,
+            k => return Err(FormatError::Kind(k)),
+        };
         let expected = HEADER_LEN + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4 + 4;
         if bytes.len() != expected {
             return Err(FormatError::Length {
@@ -194,6 +214,7 @@ impl Network {
         let out_weights = [r.i16s::<HIDDEN>(), r.i16s::<HIDDEN>()];
         let out_bias = r.u32() as i32;
         Ok(Network {
+            kind,
             ft_weights,
             ft_bias,
             out_weights,
@@ -211,6 +232,23 @@ impl Network {
         self.out_bias
             + dot_clipped(us, &self.out_weights[0])
             + dot_clipped(them, &self.out_weights[1])
+    }
+
+    /// The evaluation of `pos` whose accumulator is `acc`, for the side to
+    /// move: the network's centipawns shrunk as plies pass without a
+    /// capture like the fitted evaluation, added to the fitted evaluation
+    /// if the network is a correction.
+    #[inline]
+    pub fn evaluation(&self, rules: &Rules, acc: &Accumulator, pos: &Position) -> i32 {
+        let own = shrink(self.centipawns(acc, pos.side_to_move()), pos);
+        match self.kind {
+            Kind::Whole => own,
+            Kind::Correction => own + super::eval::evaluate(rules, pos),
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
     }
 
     /// The output in centipawns for the side to move, before the shrink
@@ -461,10 +499,9 @@ impl NnueStack {
     }
 
     /// The evaluation of `pos`, the position at `ply`, for the side to move, in
-    /// centipawns, shrunk as plies pass without a capture like the fitted
-    /// evaluation.
+    /// centipawns (see `Network::evaluation`).
     #[inline]
-    pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
+    pub fn evaluate(&mut self, rules: &Rules, ply: usize, pos: &Position) -> i32 {
         let acc = *self.accumulator(ply);
         // In the crate's own tests every evaluation the search makes is
         // checked against a refresh of the position it asks about, which
@@ -474,7 +511,7 @@ impl NnueStack {
             (self.positions[ply], acc),
             (*pos, self.net.refresh(&self.map, pos))
         );
-        shrink(self.net.centipawns(&acc, pos.side_to_move()), pos)
+        self.net.evaluation(rules, &acc, pos)
     }
 }
 
@@ -494,7 +531,7 @@ pub fn evaluate(rules: &Rules, pos: &Position) -> Option<i32> {
     let net = Network::embedded()?;
     let map = InputMap::new(rules.variant())?;
     let acc = net.refresh(&map, pos);
-    Some(shrink(net.centipawns(&acc, pos.side_to_move()), pos))
+    Some(net.evaluation(rules, &acc, pos))
 }
 
 /// The active inputs of `pos`, side to move's perspective first: what the
@@ -538,6 +575,12 @@ mod tests {
         let mut other = EMBEDDED.to_vec();
         other[8] = 9;
         assert_eq!(Network::read(&other).err(), Some(FormatError::Version(9)));
+        let mut kind = EMBEDDED.to_vec();
+        kind[24] = 7;
+        let end = kind.len() - 4;
+        let crc = crc32fast::hash(&kind[..end]).to_le_bytes();
+        kind[end..].copy_from_slice(&crc);
+        assert_eq!(Network::read(&kind).err(), Some(FormatError::Kind(7)));
         other[0] = b'X';
         assert_eq!(Network::read(&other).err(), Some(FormatError::BadMagic));
     }
