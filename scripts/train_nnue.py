@@ -52,6 +52,9 @@ import torch
 
 INPUTS = 128
 HIDDEN = 128
+# The last 16 inputs are the rules (nnue.rs RULES, RULE_INPUTS).
+RULE_INPUTS = 16
+RULES = INPUTS - RULE_INPUTS
 QA = 510
 QB = 1024
 FORMAT_VERSION = 2
@@ -138,14 +141,25 @@ def fit_k(results, scores):
     return best[1]
 
 
-def export(net, cp_per_unit, kind, path):
+def rule_sets(us):
+    """The rule-input masks of every rule set in the data (nnue.rs
+    `InputMap::rule_mask`): the engine uses the network for those only."""
+    masks = set()
+    for row in us.tolist():
+        masks.add(sum(1 << (i - RULES) for i in row if RULES <= i < INPUTS))
+    return sorted(masks)
+
+
+def export(net, cp_per_unit, kind, masks, path):
     """The network file of nnue.rs (`Network::read`), little-endian."""
     with torch.no_grad():
         ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16)
         ft_b = torch.round(net.ft_bias * QA).to(torch.int16)
         out_w = torch.round(net.out.weight[0] * QB).to(torch.int16)
     out_b = int(round(net.out.bias.item() * QA * QB))
-    body = b"YOTENNUE" + struct.pack("<5I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit, kind)
+    body = b"YOTENNUE" + struct.pack("<6I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit, kind,
+                                     len(masks))
+    body += struct.pack(f"<{len(masks)}I", *masks)
     for t in (ft_w, ft_b, out_w):
         values = t.flatten().tolist()
         body += struct.pack(f"<{len(values)}h", *values)
@@ -251,7 +265,8 @@ def main():
         os.replace(args.checkpoint + ".part", args.checkpoint)
 
     cp_per_unit = round(1 / k)
-    export(net, cp_per_unit, KIND_CORRECTION if args.correction else KIND_WHOLE, args.out)
+    export(net, cp_per_unit, KIND_CORRECTION if args.correction else KIND_WHOLE, rule_sets(us),
+           args.out)
     # Held-out positions and the float model's output in centipawns (before
     # the engine's shrink for plies without a capture).
     with torch.no_grad(), open(args.fixture, "w") as f:

@@ -65,9 +65,13 @@ pub const QA: i32 = 510;
 pub const QB: i32 = 1024;
 
 const MAGIC: &[u8; 8] = b"YOTENNUE";
-/// Version 2 added the kind (a whole evaluation or a correction).
+/// Version 2 added the kind (a whole evaluation or a correction) and the
+/// rules the network was trained for.
 pub const FORMAT_VERSION: u32 = 2;
-const HEADER_LEN: usize = 8 + 5 * 4;
+/// Magic, version, inputs, hidden, centipawns per unit, kind, rule sets.
+const HEADER_LEN: usize = 8 + 6 * 4;
+/// More rule sets than the rule inputs can describe is a damaged file.
+const MAX_RULE_SETS: u32 = 1 << RULE_INPUTS;
 
 /// The network the engine embeds (`scripts/train_nnue.py` writes it).
 static EMBEDDED: &[u8] = include_bytes!("yote.nnue");
@@ -86,6 +90,10 @@ pub enum Kind {
 /// A network's weights, as read from its file.
 pub struct Network {
     kind: Kind,
+    /// The rule inputs (`InputMap::rule_mask`) of every rule set the
+    /// network was trained on; other rules fall back to the fitted
+    /// evaluation, since the network never learned what their inputs mean.
+    trained: Vec<u32>,
     /// `[input][hidden]`.
     ft_weights: Vec<[i16; HIDDEN]>,
     ft_bias: [i16; HIDDEN],
@@ -103,6 +111,7 @@ pub enum FormatError {
     Version(u32),
     Shape { inputs: u32, hidden: u32 },
     Kind(u32),
+    RuleSets(u32),
     Length { expected: usize, found: usize },
     Checksum { stored: u32, computed: u32 },
 }
@@ -121,6 +130,10 @@ impl std::fmt::Display for FormatError {
                 "network shape {inputs}x{hidden}, this engine has {INPUTS}x{HIDDEN}"
             ),
             FormatError::Kind(k) => write!(f, "network kind {k}, this engine reads 0 and 1"),
+            FormatError::RuleSets(n) => write!(
+                f,
+                "network trained for {n} rule sets, at most {MAX_RULE_SETS}"
+            ),
             FormatError::Length { expected, found } => {
                 write!(f, "network file of {found} bytes, expected {expected}")
             }
@@ -172,7 +185,8 @@ impl Network {
     }
 
     /// Layout (little-endian): "YOTENNUE", version, inputs, hidden,
-    /// centipawns per unit, kind (0 whole, 1 correction) (u32 each); first-layer weights `[input][hidden]`
+    /// centipawns per unit, kind (0 whole, 1 correction), number of rule
+    /// sets trained for (u32 each); the rule sets' masks (u32 each); first-layer weights `[input][hidden]`
     /// and biases (i16); output weights, side to move's half first (i16);
     /// output bias (i32); CRC-32 of everything before it (u32).
     pub fn read(bytes: &[u8]) -> Result<Network, FormatError> {
@@ -196,7 +210,12 @@ impl Network {
             1 => Kind::Correction,
             k => return Err(FormatError::Kind(k)),
         };
-        let expected = HEADER_LEN + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4 + 4;
+        let rule_sets = r.u32();
+        if rule_sets > MAX_RULE_SETS {
+            return Err(FormatError::RuleSets(rule_sets));
+        }
+        let expected =
+            HEADER_LEN + 4 * rule_sets as usize + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4 + 4;
         if bytes.len() != expected {
             return Err(FormatError::Length {
                 expected,
@@ -209,12 +228,14 @@ impl Network {
         if stored != computed {
             return Err(FormatError::Checksum { stored, computed });
         }
+        let trained = (0..rule_sets).map(|_| r.u32()).collect();
         let ft_weights = (0..INPUTS).map(|_| r.i16s::<HIDDEN>()).collect();
         let ft_bias = r.i16s::<HIDDEN>();
         let out_weights = [r.i16s::<HIDDEN>(), r.i16s::<HIDDEN>()];
         let out_bias = r.u32() as i32;
         Ok(Network {
             kind,
+            trained,
             ft_weights,
             ft_bias,
             out_weights,
@@ -251,6 +272,11 @@ impl Network {
         self.kind
     }
 
+    /// Whether the network was trained for the rules `map` describes.
+    pub fn knows(&self, map: &InputMap) -> bool {
+        self.trained.contains(&map.rule_mask())
+    }
+
     /// The output in centipawns for the side to move, before the shrink
     /// for plies without a capture.
     #[inline]
@@ -267,10 +293,17 @@ impl Network {
 /// multiply-adds); integer, so any order of the sum gives the same result.
 #[inline(always)]
 fn dot_clipped(a: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
-    a.iter()
-        .zip(w)
-        .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
-        .sum()
+    // Lanes of partial sums, so that the compiler keeps whole vector
+    // registers of them (a single running sum came out as 128-bit
+    // multiply-adds).
+    const LANES: usize = 16;
+    let mut sums = [0i32; LANES];
+    for (a, w) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            sums[i] += i32::from(a[i].clamp(0, QA as i16)) * i32::from(w[i]);
+        }
+    }
+    sums.iter().sum()
 }
 
 /// Both perspectives' first-layer sums, White's then Black's.
@@ -343,6 +376,13 @@ impl InputMap {
         }
         out.extend(scalar_inputs(pos, perspective).into_iter().flatten());
         out
+    }
+
+    /// The active rule inputs as a bit set (bit i: input `RULES + i`).
+    pub fn rule_mask(&self) -> u32 {
+        self.rules
+            .iter()
+            .fold(0, |m, &r| m | 1 << (usize::from(r) - RULES))
     }
 
     #[inline(always)]
@@ -454,7 +494,7 @@ impl NnueStack {
     }
 
     pub fn with_network(net: &'static Network, rules: &Rules, plies: usize) -> Option<NnueStack> {
-        let map = InputMap::new(rules.variant())?;
+        let map = InputMap::new(rules.variant()).filter(|m| net.knows(m))?;
         let start = rules.start_position();
         Some(NnueStack {
             net,
@@ -502,16 +542,17 @@ impl NnueStack {
     /// centipawns (see `Network::evaluation`).
     #[inline]
     pub fn evaluate(&mut self, rules: &Rules, ply: usize, pos: &Position) -> i32 {
-        let acc = *self.accumulator(ply);
+        self.accumulator(ply);
+        let acc = &self.accs[ply];
         // In the crate's own tests every evaluation the search makes is
         // checked against a refresh of the position it asks about, which
         // proves that the search's `set` calls keep the stack on its path.
         #[cfg(test)]
         assert_eq!(
-            (self.positions[ply], acc),
+            (self.positions[ply], *acc),
             (*pos, self.net.refresh(&self.map, pos))
         );
-        self.net.evaluation(rules, &acc, pos)
+        self.net.evaluation(rules, acc, pos)
     }
 }
 
@@ -529,7 +570,7 @@ fn shrink(cp: i32, pos: &Position) -> i32 {
 /// command); None for rules it has no inputs for.
 pub fn evaluate(rules: &Rules, pos: &Position) -> Option<i32> {
     let net = Network::embedded()?;
-    let map = InputMap::new(rules.variant())?;
+    let map = InputMap::new(rules.variant()).filter(|m| net.knows(m))?;
     let acc = net.refresh(&map, pos);
     Some(net.evaluation(rules, &acc, pos))
 }
@@ -581,6 +622,12 @@ mod tests {
         let crc = crc32fast::hash(&kind[..end]).to_le_bytes();
         kind[end..].copy_from_slice(&crc);
         assert_eq!(Network::read(&kind).err(), Some(FormatError::Kind(7)));
+        let mut sets = EMBEDDED.to_vec();
+        sets[28..32].copy_from_slice(&(MAX_RULE_SETS + 1).to_le_bytes());
+        assert_eq!(
+            Network::read(&sets).err(),
+            Some(FormatError::RuleSets(MAX_RULE_SETS + 1))
+        );
         other[0] = b'X';
         assert_eq!(Network::read(&other).err(), Some(FormatError::BadMagic));
     }
@@ -611,6 +658,38 @@ mod tests {
         assert!(InputMap::new(&many).is_none());
         for preset in Variant::PRESETS {
             assert!(InputMap::new(&preset.variant).is_some(), "{}", preset.name);
+        }
+    }
+
+    /// The embedded network with its list of rule sets replaced.
+    fn trained_for(variants: &[Variant]) -> Network {
+        let count = u32::from_le_bytes(EMBEDDED[28..32].try_into().unwrap()) as usize;
+        let mut bytes = EMBEDDED[..28].to_vec();
+        bytes.extend((variants.len() as u32).to_le_bytes());
+        for v in variants {
+            bytes.extend(InputMap::new(v).unwrap().rule_mask().to_le_bytes());
+        }
+        bytes.extend(&EMBEDDED[32 + 4 * count..EMBEDDED.len() - 4]);
+        bytes.extend(crc32fast::hash(&bytes).to_le_bytes());
+        Network::read(&bytes).unwrap()
+    }
+
+    /// A network is used only for the rule sets it was trained on.
+    #[test]
+    fn rules_the_network_was_not_trained_for_fall_back() {
+        let net: &'static Network = Box::leak(Box::new(trained_for(&[Variant::STANDARD])));
+        let standard = Rules::standard();
+        assert!(NnueStack::with_network(net, &standard, 4).is_some());
+        for preset in Variant::PRESETS
+            .iter()
+            .filter(|p| p.variant != Variant::STANDARD)
+        {
+            let rules = Rules::new(preset.variant).unwrap();
+            assert!(
+                NnueStack::with_network(net, &rules, 4).is_none(),
+                "{}",
+                preset.name
+            );
         }
     }
 
@@ -695,7 +774,9 @@ mod tests {
     /// accumulator equals a refresh from scratch.
     #[test]
     fn the_incremental_accumulator_equals_a_refresh_in_every_preset() {
-        let net = Network::embedded().unwrap();
+        // The embedded weights, whatever rule sets they were trained for.
+        let presets: Vec<Variant> = Variant::PRESETS.iter().map(|p| p.variant).collect();
+        let net: &'static Network = Box::leak(Box::new(trained_for(&presets)));
         for preset in Variant::PRESETS {
             let rules = Rules::new(preset.variant).unwrap();
             let mut stack = NnueStack::with_network(net, &rules, 64).unwrap();
