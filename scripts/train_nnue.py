@@ -51,7 +51,7 @@ import zlib
 import torch
 
 INPUTS = 128
-HIDDEN = 128
+HIDDEN = 64
 # The last 16 inputs are the rules (nnue.rs RULES, RULE_INPUTS).
 RULE_INPUTS = 16
 RULES = INPUTS - RULE_INPUTS
@@ -65,7 +65,7 @@ PROGRESS_CAP, PROGRESS_SPAN = 100, 200
 # Largest first-layer weight: at most 44 inputs are active at once (6x6,
 # 16 pieces a side), so with the bias 45 terms: 45 * 1.3 * 510 < 32767.
 FT_CLIP = 1.3
-# Output weights: 256 * QA * 14 * QB < 2^31, the engine's int32 sum.
+# Output weights: 2 * HIDDEN * QA * 14 * QB < 2^31 (for HIDDEN up to 128), the engine's int32 sum.
 OUT_CLIP = 14.0
 
 
