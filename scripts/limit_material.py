@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""How many games of a match record ended at the runner's ply limit, and the
+material (board and hand, larger side first) each of them ended with:
+what self-play failed to convert (docs/search.md, "The network").
+
+    scripts/limit_material.py target/release/yote self.pgn
+
+The final positions are the engine's own: each record's moves are replayed
+with `position fen ... moves ...` and read back from `d`.
+"""
+import collections
+import re
+import subprocess
+import sys
+
+
+def limit_games(text):
+    """(start position, moves) of every game that ended at the ply limit."""
+    for game in text.split("[Event ")[1:]:
+        if 'Termination "max plies"' not in game:
+            continue
+        body = re.sub(r"\{[^}]*\}", " ", game.split("\n\n", 1)[1])
+        moves = [t for t in body.split()
+                 if not re.fullmatch(r"\d+\.", t) and t not in ("1-0", "0-1", "1/2-1/2", "*")]
+        yield re.search(r'\[FEN "([^"]*)"\]', game).group(1), moves
+
+
+def main():
+    engine, record = sys.argv[1], sys.argv[2]
+    text = open(record).read()
+    games = list(limit_games(text))
+    commands = "".join(f"position fen {fen} moves {' '.join(moves)}\nd\n" for fen, moves in games)
+    out = subprocess.run([engine], input=commands + "quit\n", capture_output=True, text=True,
+                         check=True).stdout
+    hands = re.findall(r"In hand: white (\d+), black (\d+)", out)
+    boards = re.findall(r"On board: white (\d+), black (\d+)", out)
+    if len(hands) != len(games) or len(boards) != len(games):
+        sys.exit(f"limit_material: the engine described {len(hands)} of {len(games)} positions")
+    tally = collections.Counter()
+    for (wh, bh), (wb, bb) in zip(hands, boards):
+        white, black = int(wh) + int(wb), int(bh) + int(bb)
+        tally[f"{max(white, black)} v {min(white, black)}"] += 1
+    total = text.count("[Event ")
+    print(f"{len(games)} of {total} games at the ply limit; material at the limit: "
+          + ", ".join(f"{k}: {v}" for k, v in tally.most_common()))
+
+
+if __name__ == "__main__":
+    main()
