@@ -110,6 +110,11 @@ pub fn eval_report(game: &Game) -> Vec<String> {
     // The learned evaluation beside the fitted one (the search uses it
     // with SearchFeatures +nnue).
     lines.push(match nnue::evaluate(game.rules(), pos) {
+        Some(cp) if nnue::Network::embedded_kind() == Some(nnue::Kind::Correction) => format!(
+            "Network: {cp} cp for {} (the fitted {total} and a learned correction of {})",
+            player_label(side),
+            cp - total
+        ),
         Some(cp) => format!("Network: {cp} cp for {}", player_label(side)),
         None => "Network: none for these rules".to_string(),
     });
@@ -185,7 +190,10 @@ mod tests {
         let last = format!("Evaluation: {score} cp for black (player 2)");
         assert!(report.contains(&last), "{report:?}");
         let net = nnue::evaluate(&Rules::standard(), &pos).unwrap();
-        let network = format!("Network: {net} cp for black (player 2)");
+        let network = format!(
+            "Network: {net} cp for black (player 2) (the fitted {score} and a learned correction of {})",
+            net - score
+        );
         assert!(report.contains(&network), "{report:?}");
         let big = Rules::new(crate::rules::Variant::from_spec("rows=7,cols=7").unwrap()).unwrap();
         let report = eval_report(&Game::new(big));

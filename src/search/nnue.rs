@@ -190,9 +190,10 @@ impl Network {
 
     /// Layout (little-endian): "YOTENNUE", version, inputs, hidden,
     /// centipawns per unit, kind (0 whole, 1 correction), number of rule
-    /// sets trained for (u32 each); the rule sets' masks (u32 each); first-layer weights `[input][hidden]`
-    /// and biases (i16); output weights, side to move's half first (i16);
-    /// output bias (i32); CRC-32 of everything before it (u32).
+    /// sets trained for (u32 each); the rule sets' masks (u32 each);
+    /// first-layer weights `[input][hidden]` and biases (i16); output
+    /// weights, side to move's half first (i16); output bias (i32); CRC-32
+    /// of everything before it (u32).
     pub fn read(bytes: &[u8]) -> Result<Network, FormatError> {
         if bytes.len() < HEADER_LEN + 4 {
             return Err(FormatError::TooShort);
@@ -274,6 +275,11 @@ impl Network {
 
     pub fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// The embedded network's kind, None without one.
+    pub fn embedded_kind() -> Option<Kind> {
+        Network::embedded().map(Network::kind)
     }
 
     /// Whether the network was trained for the rules `map` describes.
