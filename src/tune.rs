@@ -160,8 +160,8 @@ pub fn run(args: TuneArgs) -> Result<()> {
 /// the tables' exact value), the search score in centipawns (`-` for a
 /// mate score or a table value), the fitted evaluation's static score (what
 /// a network trained as a correction to it starts from), then the
-/// network's active inputs from the
-/// side to move's and from the other side's view (comma-separated). The
+/// network's active inputs from the side to move's and from the other
+/// side's view (comma-separated). The
 /// trainer blends result and score itself, so λ can change without a new
 /// dump. Written to `FILE.part` and renamed when complete, so that a
 /// script can tell a finished dump from an interrupted one.
@@ -710,8 +710,8 @@ mod tests {
     }
 
     /// `--dump` writes one line per quiet position: rules, position,
-    /// result, search score, the fitted evaluation and the network's inputs as the engine reads
-    /// them; nothing is left under the temporary name.
+    /// result, search score, the fitted evaluation and the network's inputs
+    /// as the engine reads them; nothing is left under the temporary name.
     #[test]
     fn dump_writes_the_labelled_positions_with_their_network_inputs() {
         let dir = std::env::temp_dir().join(format!("yote-tune-dump-{}", std::process::id()));

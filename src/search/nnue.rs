@@ -282,9 +282,9 @@ impl Network {
         Network::embedded().map(Network::kind)
     }
 
-    /// Whether the network was trained for the rules `map` describes.
-    pub fn knows(&self, map: &InputMap) -> bool {
-        self.trained.contains(&map.rule_mask())
+    /// The inputs of `variant`, if the network was trained for its rules.
+    pub fn inputs_for(&self, variant: &Variant) -> Option<InputMap> {
+        InputMap::new(variant).filter(|map| self.trained.contains(&map.rule_mask()))
     }
 
     /// The output in centipawns for the side to move, before the shrink
@@ -504,7 +504,7 @@ impl NnueStack {
     }
 
     pub fn with_network(net: &'static Network, rules: &Rules, plies: usize) -> Option<NnueStack> {
-        let map = InputMap::new(rules.variant()).filter(|m| net.knows(m))?;
+        let map = net.inputs_for(rules.variant())?;
         let start = rules.start_position();
         Some(NnueStack {
             net,
@@ -580,7 +580,7 @@ fn shrink(cp: i32, pos: &Position) -> i32 {
 /// command); None for rules it has no inputs for.
 pub fn evaluate(rules: &Rules, pos: &Position) -> Option<i32> {
     let net = Network::embedded()?;
-    let map = InputMap::new(rules.variant()).filter(|m| net.knows(m))?;
+    let map = net.inputs_for(rules.variant())?;
     let acc = net.refresh(&map, pos);
     Some(net.evaluation(rules, &acc, pos))
 }
