@@ -88,7 +88,7 @@ pub struct TuneArgs {
 }
 
 /// One training position: what the model reads of it (`x`) and its label.
-struct Sample<X = [f32; PARAMS]> {
+struct Sample<X = Linear> {
     x: X,
     /// The game's result for the side to move, or the tables' exact value.
     result: f32,
@@ -401,12 +401,23 @@ fn search_score(
     score
 }
 
+/// The evaluation as the tuner sees it: `Σ weight · coefficient + fixed`.
+struct Linear {
+    coefficients: [f32; PARAMS],
+    /// The terms no weight scales (`chase`), shrunk by `progress` as the
+    /// engine does.
+    fixed: f32,
+}
+
 /// The coefficient of every weight in the evaluation from the side to
-/// move's view, so that `evaluate = Σ weight · x` (up to rounding).
-fn weighted_features(set: &eval::FeatureSet) -> [f32; PARAMS] {
+/// move's view, and the fixed part, so that `evaluate = Σ weight · x +
+/// fixed` (up to rounding).
+fn weighted_features(set: &eval::FeatureSet) -> Linear {
     let mut x = [0f32; PARAMS];
     let phase = set.phase as f32 / PHASE_MAX as f32;
     let progress = 1.0 - set.stale as f32 / PROGRESS_SPAN as f32;
+    let mover = set.side_to_move.index();
+    let chase = (set.chase[1 - mover] - set.chase[mover]) * eval::CHASE_CP;
     for p in Player::BOTH {
         let (column, sign) = if p == set.side_to_move {
             (0, 1.0)
@@ -419,7 +430,10 @@ fn weighted_features(set: &eval::FeatureSet) -> [f32; PARAMS] {
             x[4 * k + column + 1] += f * (1.0 - phase);
         }
     }
-    x
+    Linear {
+        coefficients: x,
+        fixed: chase as f32 * progress,
+    }
 }
 
 fn flatten(w: &Weights) -> Vec<f64> {
@@ -431,7 +445,10 @@ fn sigmoid(v: f64) -> f64 {
 }
 
 fn eval_of(s: &Sample, w: &[f64]) -> f64 {
-    s.x.iter().zip(w).map(|(&x, &w)| f64::from(x) * w).sum()
+    let weighted: f64 = (s.x.coefficients.iter().zip(w))
+        .map(|(&x, &w)| f64::from(x) * w)
+        .sum();
+    weighted + f64::from(s.x.fixed)
 }
 
 fn loss(set: &[Sample], y: &[f64], w: &[f64], k: f64) -> f64 {
@@ -478,7 +495,7 @@ fn descend(set: &[Sample], y: &[f64], start: &[f64], k: f64, args: &TuneArgs) ->
         for (s, &y) in set.iter().zip(y) {
             let p = sigmoid(k * eval_of(s, &w));
             let g = 2.0 * (p - y) * p * (1.0 - p) * k;
-            for (gj, &xj) in grad.iter_mut().zip(&s.x) {
+            for (gj, &xj) in grad.iter_mut().zip(&s.x.coefficients) {
                 *gj += g * f64::from(xj);
             }
         }
@@ -529,6 +546,8 @@ mod tests {
             ("standard", "W5/1B4/6/3W2/5B w 0 2 40 60"),
             ("hand-removal", "6/2W3/1WW3/2B3/6 w 3 1 0 40"),
             ("classic", "6/B5/6/3W2/6 b 0 0 130 90"),
+            // A lead with nothing in hand: `chase` is 36 cp of it.
+            ("standard", "5W/4B1/6/W5/WW1B2 b 0 0 10 30"),
         ];
         for (preset, text) in cases {
             let rules = Rules::new(Variant::preset(preset).unwrap()).unwrap();

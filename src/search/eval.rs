@@ -87,10 +87,12 @@ pub const TERM_NAMES: [&str; TERMS] = [
     "cells",
     "stuck",
     "no-safe-step",
+    "chase",
     "progress",
 ];
-const TERMS: usize = 16;
-const PROGRESS_TERM: usize = 15;
+const TERMS: usize = 17;
+const CHASE_TERM: usize = 15;
+const PROGRESS_TERM: usize = 16;
 
 /// Full weight of the opening half of a tapered weight (every piece still
 /// in hand); 0 when every piece has been placed or lost from the hand.
@@ -99,6 +101,9 @@ pub const PHASE_MAX: i32 = 64;
 /// `PROGRESS_CAP / PROGRESS_SPAN` (a half) and shrinks no further.
 pub const PROGRESS_CAP: u32 = 100;
 pub const PROGRESS_SPAN: i32 = 200;
+/// Centipawns the side ahead loses per step between its pieces and the
+/// enemy's, once every piece is placed (`chase`).
+pub const CHASE_CP: i32 = 4;
 
 /// Which fitted weight set a rule set uses: the rules that change what a
 /// piece is worth are where the extra removal may come from (a hand piece
@@ -152,6 +157,9 @@ pub struct FeatureSet {
     pub phase: i32,
     /// 0..=PROGRESS_CAP: plies without a capture, capped.
     pub stale: i32,
+    /// `[white, black]`: how far the side ahead stands from the enemy
+    /// (`chase_distance`); 0 for the other side and while pieces are in hand.
+    pub chase: [i32; 2],
     pub side_to_move: Player,
 }
 
@@ -206,6 +214,7 @@ fn terms(rules: &Rules, pos: &Position) -> [[i32; TERMS]; 2] {
         for (term, r) in t.iter_mut().zip(raw) {
             *term = r / PHASE_MAX;
         }
+        t[CHASE_TERM] = -CHASE_CP * set.chase[p.index()];
         let sum: i32 = t.iter().sum();
         t[PROGRESS_TERM] = -(sum * set.stale / PROGRESS_SPAN);
         t
@@ -300,10 +309,45 @@ pub fn features(rules: &Rules, pos: &Position) -> FeatureSet {
     });
     FeatureSet {
         colours,
+        chase: Player::BOTH.map(|p| chase_distance(g, pos, p)),
         phase,
         stale: pos.plies_since_capture().min(PROGRESS_CAP) as i32,
         side_to_move: pos.side_to_move(),
     }
+}
+
+/// With every piece placed and `p` ahead in pieces: the steps between the
+/// two armies beyond contact, each piece counted to the nearest enemy one
+/// (both colours' pieces). Exact endgame tables say why: in the won 4 v 2
+/// and 5 v 2 classes this distance follows the length of the win (0.6
+/// correlation with the plies to the next capture), while no fitted term
+/// tells the search which quiet step brings a win nearer, so without it
+/// leads of a few pieces shuffle to the ply limit.
+#[inline]
+fn chase_distance(g: &Geometry, pos: &Position, p: Player) -> i32 {
+    if pos.hand(Player::White) + pos.hand(Player::Black) != 0 || pos.total(p) <= pos.total(!p) {
+        return 0;
+    }
+    let (own, enemy) = (pos.pieces(p), pos.pieces(!p));
+    if own.is_empty() || enemy.is_empty() {
+        return 0;
+    }
+    beyond_contact(g, own, enemy) + beyond_contact(g, enemy, own)
+}
+
+/// Σ over `from` pieces of (steps to the nearest `to` piece − 1): the
+/// `to` set grown one step at a time, each round adding the pieces of
+/// `from` not yet reached.
+#[inline]
+fn beyond_contact(g: &Geometry, from: Bitboard, to: Bitboard) -> i32 {
+    let grow = |b: Bitboard| Direction::ALL.iter().fold(b, |acc, &d| acc | g.shift(b, d));
+    let mut reached = grow(to);
+    let mut sum = 0;
+    while from.without(reached).any() {
+        sum += from.without(reached).count() as i32;
+        reached = grow(reached);
+    }
+    sum
 }
 
 /// The board's cells by distance to the nearest rank edge and file edge
@@ -517,6 +561,37 @@ mod tests {
         // With a piece in hand White can still place: not in zugzwang.
         let pos = rules.parse_position("6/6/B5/6/W1B3 w 1 4 0 30").unwrap();
         assert_eq!(features(&rules, &pos).colours[0][STUCK + 1], 0);
+    }
+
+    #[test]
+    fn the_side_ahead_is_charged_for_the_distance_to_the_enemy() {
+        let rules = Rules::standard();
+        let chase = |text: &str| features(&rules, &rules.parse_position(text).unwrap()).chase;
+        // White a1, b1, a2, f5 against Black d1, e4 (nothing in hand), in
+        // steps beyond contact to the nearest enemy: a1 2 (to d1), b1 1,
+        // a2 3, f5 1 (to e4); d1 1 (to b1), e4 1. White is ahead: 7 + 2.
+        assert_eq!(chase("5W/4B1/6/W5/WW1B2 w 0 0 0 30"), [9, 0]);
+        // The same from Black's turn, and with the colours swapped.
+        assert_eq!(chase("5W/4B1/6/W5/WW1B2 b 0 0 0 30"), [9, 0]);
+        assert_eq!(chase("5B/4W1/6/B5/BB1W2 w 0 0 0 30"), [0, 9]);
+        // Level material, or a piece still in hand: no chase.
+        assert_eq!(chase("5W/4B1/6/B5/WW1B2 w 0 0 0 30"), [0, 0]);
+        assert_eq!(chase("5W/4B1/6/W5/WW1B2 w 0 1 0 30"), [0, 0]);
+    }
+
+    #[test]
+    fn chase_is_a_term_of_the_side_ahead_that_shrinks_as_it_closes_in() {
+        let rules = Rules::standard();
+        let chase = |text: &str| {
+            let pos = rules.parse_position(text).unwrap();
+            let t = explain(&rules, &pos);
+            let term = t.iter().find(|t| t.name == "chase").unwrap();
+            (term.white, term.black)
+        };
+        // White's f5 is 2 steps beyond contact with Black's e3 (and e3 with
+        // it), a1, b1 and a2 5 in all, d1 1: 11. On f4, 1 and 1: 9.
+        assert_eq!(chase("5W/6/4B1/W5/WW1B2 b 0 0 0 30"), (-4 * 11, 0));
+        assert_eq!(chase("6/5W/4B1/W5/WW1B2 b 0 0 0 30"), (-4 * 9, 0));
     }
 
     #[test]
