@@ -4,9 +4,13 @@ material (board and hand, larger side first) each of them ended with:
 what self-play failed to convert (docs/search.md, "The network").
 
     scripts/limit_material.py target/release/yote self.pgn
+    scripts/limit_material.py target/release/yote self.pgn --leads > leads.txt
 
 The final positions are the engine's own: each record's moves are replayed
-with `position fen ... moves ...` and read back from `d`.
+with `position fen ... moves ...` and read back from `d`. With `--leads`,
+the final positions where one side has more pieces are printed instead, one
+position text a line (the counters reset): an openings file (`yote match --openings`) of the
+leads that were not converted.
 """
 import collections
 import re
@@ -27,6 +31,7 @@ def limit_games(text):
 
 def main():
     engine, record = sys.argv[1], sys.argv[2]
+    leads_only = sys.argv[3:] == ["--leads"]
     text = open(record).read()
     games = list(limit_games(text))
     commands = "".join(f"position fen {fen} moves {' '.join(moves)}\nd\n" for fen, moves in games)
@@ -34,12 +39,17 @@ def main():
                          check=True).stdout
     hands = re.findall(r"In hand: white (\d+), black (\d+)", out)
     boards = re.findall(r"On board: white (\d+), black (\d+)", out)
+    texts = re.findall(r"Position: (.*)", out)
     if len(hands) != len(games) or len(boards) != len(games):
         sys.exit(f"limit_material: the engine described {len(hands)} of {len(games)} positions")
     tally = collections.Counter()
-    for (wh, bh), (wb, bb) in zip(hands, boards):
+    for (wh, bh), (wb, bb), position in zip(hands, boards, texts):
         white, black = int(wh) + int(wb), int(bh) + int(bb)
         tally[f"{max(white, black)} v {min(white, black)}"] += 1
+        if leads_only and white != black:
+            print(" ".join(position.split()[:4]))
+    if leads_only:
+        return
     total = text.count("[Event ")
     print(f"{len(games)} of {total} games at the ply limit; material at the limit: "
           + ", ".join(f"{k}: {v}" for k, v in tally.most_common()))

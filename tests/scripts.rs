@@ -69,8 +69,11 @@ fn ladder_script_plays_rates_and_checks() {
     run(&[]);
     let again = std::fs::read_to_string(out_dir.join("random-L0.pgn")).unwrap();
     assert_eq!(again.len(), games.len());
-    // UCI_Elo between two levels' ratings plays both; one above every
-    // level is reported and skipped.
+    // UCI_Elo between two neighbouring levels' ratings plays both; one
+    // above every level is reported and skipped. Levels 0-2 are within a
+    // few Elo of each other, so eight games a pair may rate them in any
+    // order: the bracket is the first neighbouring pair rated upwards, and
+    // with none the script must say so.
     let rating = |level: &str| -> f64 {
         standings
             .lines()
@@ -79,11 +82,31 @@ fn ladder_script_plays_rates_and_checks() {
             .and_then(|e| e.parse().ok())
             .unwrap()
     };
-    let (l0, l1) = (rating("L0"), rating("L1"));
-    let between = ((l0 + l1) / 2.0).round() as i64;
-    assert!(between >= 600 && l0 < l1, "{standings}");
-    let checked = run(&["--check", &between.to_string()]);
-    assert!(checked.contains(&format!(" E{between} ")), "{checked}");
+    let ratings = [rating("L0"), rating("L1"), rating("L2")];
+    let upwards = ratings.windows(2).find(|w| w[0] + 1.0 < w[1]);
+    match upwards {
+        Some(pair) => {
+            let between = ((pair[0] + pair[1]) / 2.0).round() as i64;
+            let checked = run(&["--check", &between.to_string()]);
+            assert!(checked.contains(&format!(" E{between} ")), "{checked}");
+        }
+        None => {
+            let below = (ratings[0] - 1.0).round() as i64;
+            let out = Command::new("bash")
+                .arg(format!("{root}/scripts/ladder.sh"))
+                .args(["--check", &below.to_string()])
+                .env("GAMES", "8")
+                .env("OUT", &out_dir)
+                .env("CHECK_ENGINE", env!("CARGO_BIN_EXE_yote"))
+                .output()
+                .expect("run bash");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("no two neighbouring levels are rated around it"),
+                "{stderr}"
+            );
+        }
+    }
     let checked = run(&["--check", "5000"]);
     assert!(!checked.contains(" E5000 "), "{checked}");
     std::fs::remove_dir_all(&out_dir).unwrap();
@@ -133,4 +156,124 @@ fn against_base_script_runs_every_step_and_resumes() {
     let again = std::fs::read_to_string(out_dir.join("standard.pgn")).unwrap();
     assert_eq!(again, pgn);
     std::fs::remove_dir_all(&out_dir).unwrap();
+}
+
+/// `limit_material.py` reads the material at the ply limit from a match
+/// record and, with `--leads`, writes the unconverted leads as openings.
+#[test]
+fn limit_material_counts_and_lists_the_leads_left_at_the_ply_limit() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let engine = env!("CARGO_BIN_EXE_yote");
+    let dir = std::env::temp_dir().join(format!("yote-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Four against two, far apart: two plies cannot reach a capture.
+    std::fs::write(dir.join("open.txt"), "WW4/W5/W5/6/4BB w 0 0\n").unwrap();
+    let pgn = dir.join("m.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let status = Command::new(engine)
+        .args(["match", "--depth", "1", "--games", "2", "--max-plies", "2"])
+        .args(["--engine", &format!("name=a,cmd={engine}")])
+        .args(["--engine", &format!("name=b,cmd={engine}")])
+        .arg("--openings")
+        .arg(dir.join("open.txt"))
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .expect("run the match")
+        .status;
+    assert!(status.success());
+    let run = |extra: &[&str]| {
+        let out = Command::new("python3")
+            .arg(format!("{root}/scripts/limit_material.py"))
+            .arg(engine)
+            .arg(&pgn)
+            .args(extra)
+            .output()
+            .expect("run python3");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tally = run(&[]);
+    assert!(
+        tally.starts_with("2 of 2 games at the ply limit; material at the limit: 4 v 2: 2"),
+        "{tally}"
+    );
+    let leads = run(&["--leads"]);
+    let lines: Vec<&str> = leads.lines().collect();
+    assert_eq!(lines.len(), 2, "{leads}");
+    for line in lines {
+        // Board, side, hands: a position text the match runner takes.
+        assert_eq!(line.split_whitespace().count(), 4, "{line}");
+        assert_eq!(line.matches('W').count(), 4, "{line}");
+        assert_eq!(line.matches('B').count(), 2, "{line}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `table_positions.py` keeps only the wins the tables give, of the asked
+/// material and length, and reports the distance correlations.
+#[test]
+fn table_positions_are_wins_of_the_asked_material_and_length() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let engine = env!("CARGO_BIN_EXE_yote");
+    let dir = std::env::temp_dir().join(format!("yote-tabpos-{}", std::process::id()));
+    let tables = dir.join("tb5");
+    std::fs::create_dir_all(&tables).unwrap();
+    let generated = Command::new(engine)
+        .args(["tb", "generate", "--pieces", "5", "--yes", "--dir"])
+        .arg(&tables)
+        .output()
+        .expect("generate the tables");
+    assert!(generated.status.success());
+    let out = Command::new("python3")
+        .arg(format!("{root}/scripts/table_positions.py"))
+        .arg(engine)
+        .arg(&tables)
+        .args([
+            "--ahead",
+            "3",
+            "--behind",
+            "2",
+            "--count",
+            "6",
+            "--min-plies",
+            "3",
+        ])
+        .args(["--seed", "5", "--correlate"])
+        .output()
+        .expect("run python3");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.starts_with("6 wins, mean plies"), "{stderr}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 6, "{stdout}");
+    for text in stdout.lines() {
+        let mover = if text.split(' ').nth(1) == Some("w") {
+            'W'
+        } else {
+            'B'
+        };
+        let other = if mover == 'W' { 'B' } else { 'W' };
+        assert_eq!(
+            (text.matches(mover).count(), text.matches(other).count()),
+            (3, 2)
+        );
+        let probe = Command::new(engine)
+            .args(["tb", "probe", "--fen", text, "--dir"])
+            .arg(&tables)
+            .output()
+            .expect("probe");
+        let value = String::from_utf8(probe.stdout).unwrap();
+        let plies: u32 = value
+            .strip_prefix("value win ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{text}: {value}"));
+        assert!(plies >= 3, "{text}: {value}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

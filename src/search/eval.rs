@@ -345,7 +345,12 @@ fn beyond_contact(g: &Geometry, from: Bitboard, to: Bitboard) -> i32 {
     let mut sum = 0;
     while from.without(reached).any() {
         sum += from.without(reached).count() as i32;
-        reached = grow(reached);
+        let next = grow(reached);
+        if next == reached {
+            // Only on a board whose cells do not all connect.
+            break;
+        }
+        reached = next;
     }
     sum
 }
