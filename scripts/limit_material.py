@@ -9,8 +9,8 @@ what self-play failed to convert (docs/search.md, "The network").
 The final positions are the engine's own: each record's moves are replayed
 with `position fen ... moves ...` and read back from `d`. With `--leads`,
 the final positions where one side has more pieces are printed instead, one
-position text a line (the counters reset): an openings file (`yote match --openings`) of the
-leads that were not converted.
+position text a line (the counters reset): an openings file
+(`yote match --openings`) of the leads that were not converted.
 """
 import collections
 import re
@@ -30,6 +30,8 @@ def limit_games(text):
 
 
 def main():
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["--leads"]):
+        sys.exit("usage: limit_material.py ENGINE RECORD [--leads]")
     engine, record = sys.argv[1], sys.argv[2]
     leads_only = sys.argv[3:] == ["--leads"]
     text = open(record).read()
@@ -40,7 +42,7 @@ def main():
     hands = re.findall(r"In hand: white (\d+), black (\d+)", out)
     boards = re.findall(r"On board: white (\d+), black (\d+)", out)
     texts = re.findall(r"Position: (.*)", out)
-    if len(hands) != len(games) or len(boards) != len(games):
+    if not len(hands) == len(boards) == len(texts) == len(games):
         sys.exit(f"limit_material: the engine described {len(hands)} of {len(games)} positions")
     tally = collections.Counter()
     for (wh, bh), (wb, bb), position in zip(hands, boards, texts):

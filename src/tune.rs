@@ -416,8 +416,8 @@ fn weighted_features(set: &eval::FeatureSet) -> Linear {
     let mut x = [0f32; PARAMS];
     let phase = set.phase as f32 / PHASE_MAX as f32;
     let progress = 1.0 - set.stale as f32 / PROGRESS_SPAN as f32;
-    let mover = set.side_to_move.index();
-    let chase = (set.chase[1 - mover] - set.chase[mover]) * eval::CHASE_CP;
+    let (mover, waiting) = (set.side_to_move, !set.side_to_move);
+    let chase = (set.chase[waiting.index()] - set.chase[mover.index()]) * eval::CHASE_CP;
     for p in Player::BOTH {
         let (column, sign) = if p == set.side_to_move {
             (0, 1.0)

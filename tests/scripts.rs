@@ -28,8 +28,8 @@ fn ladder_script_plays_rates_and_checks() {
     let out_dir = std::env::temp_dir().join(format!("yote-ladder-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
     std::fs::copy(env!("CARGO_BIN_EXE_yote"), out_dir.join("yote")).unwrap();
-    let run = |args: &[&str]| {
-        let out = Command::new("bash")
+    let ladder = |args: &[&str]| {
+        Command::new("bash")
             .arg(format!("{root}/scripts/ladder.sh"))
             .args(args)
             .env("GAMES", "8")
@@ -37,7 +37,10 @@ fn ladder_script_plays_rates_and_checks() {
             .env("OUT", &out_dir)
             .env("CHECK_ENGINE", env!("CARGO_BIN_EXE_yote"))
             .output()
-            .expect("run bash");
+            .expect("run bash")
+    };
+    let run = |args: &[&str]| {
+        let out = ladder(args);
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -92,14 +95,7 @@ fn ladder_script_plays_rates_and_checks() {
         }
         None => {
             let below = (ratings[0] - 1.0).round() as i64;
-            let out = Command::new("bash")
-                .arg(format!("{root}/scripts/ladder.sh"))
-                .args(["--check", &below.to_string()])
-                .env("GAMES", "8")
-                .env("OUT", &out_dir)
-                .env("CHECK_ENGINE", env!("CARGO_BIN_EXE_yote"))
-                .output()
-                .expect("run bash");
+            let out = ladder(&["--check", &below.to_string()]);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(
                 stderr.contains("no two neighbouring levels are rated around it"),
@@ -182,14 +178,17 @@ fn limit_material_counts_and_lists_the_leads_left_at_the_ply_limit() {
         .expect("run the match")
         .status;
     assert!(status.success());
-    let run = |extra: &[&str]| {
-        let out = Command::new("python3")
+    let script = |extra: &[&str]| {
+        Command::new("python3")
             .arg(format!("{root}/scripts/limit_material.py"))
             .arg(engine)
             .arg(&pgn)
             .args(extra)
             .output()
-            .expect("run python3");
+            .expect("run python3")
+    };
+    let run = |extra: &[&str]| {
+        let out = script(extra);
         assert!(
             out.status.success(),
             "{}",
@@ -211,6 +210,10 @@ fn limit_material_counts_and_lists_the_leads_left_at_the_ply_limit() {
         assert_eq!(line.matches('W').count(), 4, "{line}");
         assert_eq!(line.matches('B').count(), 2, "{line}");
     }
+    // An unknown flag is refused, not ignored.
+    let wrong = script(&["--leeds"]);
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("usage: limit_material.py"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -337,7 +337,8 @@ fn chase_distance(g: &Geometry, pos: &Position, p: Player) -> i32 {
 
 /// Σ over `from` pieces of (steps to the nearest `to` piece − 1): the
 /// `to` set grown one step at a time, each round adding the pieces of
-/// `from` not yet reached.
+/// `from` not yet reached. `to` is not empty and every board is a full
+/// rectangle, so the growth reaches every piece.
 #[inline]
 fn beyond_contact(g: &Geometry, from: Bitboard, to: Bitboard) -> i32 {
     let grow = |b: Bitboard| Direction::ALL.iter().fold(b, |acc, &d| acc | g.shift(b, d));
@@ -345,12 +346,7 @@ fn beyond_contact(g: &Geometry, from: Bitboard, to: Bitboard) -> i32 {
     let mut sum = 0;
     while from.without(reached).any() {
         sum += from.without(reached).count() as i32;
-        let next = grow(reached);
-        if next == reached {
-            // Only on a board whose cells do not all connect.
-            break;
-        }
-        reached = next;
+        reached = grow(reached);
     }
     sum
 }
