@@ -1133,3 +1133,35 @@ fn files_of_the_first_format_2_probe_every_block() {
     assert!(decisive > 1000, "{decisive} decisive positions");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A probe that may not decode answers only from blocks already in the
+/// process's cache: nothing before the block is decoded, the exact value
+/// (for every position of that block) after, and still nothing from a block
+/// that was never read.
+#[test]
+fn a_probe_without_decoding_answers_only_from_decoded_blocks() {
+    use yote::tablebase::{Decode, Wdl};
+    let rules = Rules::standard();
+    // A fresh load: its files have new cache keys, whatever other tests read.
+    let tables = load_dir(&rules, standard_five(), 5).unwrap();
+    let table = tables.table(Class::new(1, 3, 1, 0)).unwrap();
+    assert!(table.index.size() > 40_100, "{}", table.index.size());
+    let wdl = |i: u64| -> Wdl { tables.probe(&table.position(i)).unwrap().into() };
+    let (first, neighbour, far) = (40_000, 40_050, 100);
+    assert_eq!(
+        tables.probe_wdl(&table.position(first), Decode::CachedOnly),
+        None
+    );
+    assert_eq!(
+        tables.probe_wdl(&table.position(first), Decode::Always),
+        Some(wdl(first))
+    );
+    assert_eq!(
+        tables.probe_wdl(&table.position(neighbour), Decode::CachedOnly),
+        Some(wdl(neighbour))
+    );
+    assert_eq!(
+        tables.probe_wdl(&table.position(far), Decode::CachedOnly),
+        None
+    );
+}

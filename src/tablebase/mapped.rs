@@ -165,8 +165,14 @@ impl LazyFile {
     }
 
     /// Runs `read` on the decoded block holding position `i`, from the
-    /// process's block cache when it is there.
-    fn with_block<T>(&self, i: u64, read: impl FnOnce(&[u8], usize, u8) -> T) -> Option<T> {
+    /// process's block cache when it is there; otherwise the block is
+    /// decoded into the cache when `decode` allows, and None when not.
+    fn with_block<T>(
+        &self,
+        i: u64,
+        decode: Decode,
+        read: impl FnOnce(&[u8], usize, u8) -> T,
+    ) -> Option<T> {
         // The file's own block size: files of the first format 2 have
         // smaller blocks than the ones written now.
         let blocks = self.blocks()?;
@@ -183,6 +189,9 @@ impl LazyFile {
         // one poisoned by a panic elsewhere is still sound.
         let mut slot = slots[at].lock().unwrap_or_else(PoisonError::into_inner);
         if slot.key != key {
+            if decode == Decode::CachedOnly {
+                return None;
+            }
             slot.key = 0;
             if let Err(e) = self.decode_into(&blocks, n, &mut slot) {
                 self.refuse(&e.to_string());
@@ -224,6 +233,15 @@ impl LazyFile {
         let header = format::check(&map)?;
         Ok(read(Blocks::new(&header, &map)))
     }
+}
+
+/// Whether a probe may decode a block that is not in the cache. A decode
+/// costs as much as a few hundred nodes of search, so the search asks only
+/// for cached blocks where little depth is left (`Prober::leaf_score`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decode {
+    Always,
+    CachedOnly,
 }
 
 #[derive(Default)]
@@ -293,21 +311,23 @@ impl MappedClass {
         }
     }
 
-    /// Win, draw or loss of position `i` with no distance (Win(0), Loss(0)).
+    /// Win, draw or loss of position `i` with no distance (Win(0), Loss(0));
+    /// with `Decode::CachedOnly`, None unless its block is in the cache.
     #[inline]
-    pub fn wdl(&self, i: u64) -> Option<u8> {
-        self.wdl.with_block(i, format::symbol_at_block)
+    pub fn wdl(&self, i: u64, decode: Decode) -> Option<u8> {
+        self.wdl.with_block(i, decode, format::symbol_at_block)
     }
 
     /// The exact value of position `i`: the distance file is read only for
     /// a win or a stored loss (a derived loss reads `Loss(0)`).
     #[inline]
     pub fn value(&self, i: u64) -> Option<Value> {
-        let symbol = self.wdl(i)?;
+        let symbol = self.wdl(i, Decode::Always)?;
         let value = format::value_of(symbol, self.losses_derived, || {
-            self.distance.with_block(i, |bytes, within, width| {
-                format::code_at(bytes, width, within)
-            })
+            self.distance
+                .with_block(i, Decode::Always, |bytes, within, width| {
+                    format::code_at(bytes, width, within)
+                })
         });
         if value.is_none() && symbol != 0 {
             self.distance

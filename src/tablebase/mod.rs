@@ -27,5 +27,6 @@ pub mod verify;
 
 pub use class::Class;
 pub use generate::{Request, Shard, generate, load_dir, load_dirs, read_dir};
+pub use mapped::Decode;
 pub use table::{ClassStats, Table, Tablebase};
 pub use value::{Metric, Value, Wdl};

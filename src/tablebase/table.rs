@@ -2,7 +2,7 @@
 
 use super::class::Class;
 use super::index::ClassIndex;
-use super::mapped::MappedClass;
+use super::mapped::{Decode, MappedClass};
 use super::value::{MAX_DISTANCE, Metric, Value, Wdl};
 use crate::rules::{MoveList, Position, Rules};
 use std::borrow::Cow;
@@ -162,12 +162,13 @@ impl Table {
     }
 
     /// Win, draw or loss of position `index` (its file's distance is not
-    /// read); None when its file is damaged.
+    /// read); None when its file is damaged, or when `decode` asks for a
+    /// cached block only and it is not cached.
     #[inline(always)]
-    pub fn wdl(&self, index: u64) -> Option<Wdl> {
+    pub fn wdl(&self, index: u64, decode: Decode) -> Option<Wdl> {
         match &self.store {
             Store::Memory(codes) => Some(Value::decode(codes.get(index as usize)).into()),
-            Store::Mapped(files) => Wdl::from_symbol(files.wdl(index)?),
+            Store::Mapped(files) => Wdl::from_symbol(files.wdl(index, decode)?),
         }
     }
 
@@ -336,9 +337,11 @@ impl Tablebase {
     }
 
     /// `probe` without the distance: win, draw or loss, reading only the
-    /// win/draw/loss file (what the search needs).
+    /// win/draw/loss file (what the search needs). With
+    /// `Decode::CachedOnly`, a position whose block is not decoded yet has
+    /// no value (None), as if it were not in the tables.
     #[inline]
-    pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+    pub fn probe_wdl(&self, pos: &Position, decode: Decode) -> Option<Wdl> {
         if pos.owed_removals() != 0 {
             return self.best_move_value(pos).map(Wdl::from);
         }
@@ -350,13 +353,13 @@ impl Tablebase {
         let us = pos.side_to_move();
         let index = || table.index.index(pos.pieces(us), pos.pieces(!us));
         match &table.store {
-            Store::Memory(_) => table.wdl(index()),
+            Store::Memory(_) => table.wdl(index(), decode),
             Store::Mapped(_) => {
                 let key = pos.key() ^ self.id;
                 if let Some(wdl) = recent::get(key) {
                     return Some(wdl);
                 }
-                let wdl = table.wdl(index())?;
+                let wdl = table.wdl(index(), decode)?;
                 recent::put(key, wdl);
                 Some(wdl)
             }
