@@ -14,6 +14,7 @@ use super::eval;
 use super::nnue::NnueStack;
 use super::ordering::{self, Heuristics, OrderingFeatures};
 use super::params::{SearchParams, Tuning};
+use super::tables::TABLE_WIN;
 use super::tt::{self, Bound, MATE, TranspositionTable};
 use crate::rules::{Move, MoveList, NoMoves, Outcome, Position, Rules};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -606,6 +607,18 @@ impl<'a> Searcher<'a> {
             };
             if !pv_node && e.depth >= depth && cut {
                 return s;
+            }
+        }
+        if !pv_node
+            && depth <= self.params.rfp_depth
+            && beta.abs() < TABLE_WIN - MAX_PLY as i32
+            && pos.owed_removals() == 0
+            && (self.no_capture_draw == 0
+                || pos.plies_since_capture() + (depth as u32) < self.no_capture_draw)
+        {
+            let eval = self.eval(pos, ply);
+            if eval - self.params.rfp_margin * depth >= beta {
+                return eval;
             }
         }
         let mut list = std::mem::take(&mut self.lists[ply]);

@@ -117,6 +117,11 @@ search_params! {
     /// and at the others.
     lmr_pv_moves: 4 in 1..=16, c_end 1.0, r_end 0.002;
     lmr_moves: 2 in 1..=16, c_end 1.0, r_end 0.002;
+    /// Reverse futility pruning: at a non-PV node with at most this many
+    /// plies left (0: never), a static evaluation above beta by the margin
+    /// (centipawns a ply) returns at once.
+    rfp_depth: 3 in 0..=8, c_end 1.0, r_end 0.002;
+    rfp_margin: 100 in 20..=400, c_end 10.0, r_end 0.002;
     /// Removal choices of one jump tried by quiescence (the best by order).
     qs_removals: 2 in 1..=8, c_end 1.0, r_end 0.002;
     /// Sudden death: the moves the clock is shared over at the start of
