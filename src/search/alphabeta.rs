@@ -448,11 +448,18 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether NoCaptureDraw (when on) ends the game within `plies` more
+    /// quiet plies from `pos` (0: it has ended).
+    #[inline(always)]
+    fn no_capture_limit_within(&self, pos: &Position, plies: u32) -> bool {
+        self.no_capture_draw > 0 && pos.plies_since_capture() + plies >= self.no_capture_draw
+    }
+
     /// Rule (d) and repetitions inside the search: Some(score) when the
     /// position is over by history (after rule (c) where it comes first).
     #[inline(always)]
     fn history_end(&self, pos: &Position, ply: usize) -> Option<i32> {
-        if self.no_capture_draw > 0 && pos.plies_since_capture() >= self.no_capture_draw {
+        if self.no_capture_limit_within(pos, 0) {
             return Some(if self.rules.has_legal_move(pos) {
                 self.no_capture_score(pos, ply)
             } else {
@@ -613,8 +620,7 @@ impl<'a> Searcher<'a> {
             && depth <= self.params.rfp_depth
             && beta.abs() < TABLE_WIN - MAX_PLY as i32
             && pos.owed_removals() == 0
-            && (self.no_capture_draw == 0
-                || pos.plies_since_capture() + (depth as u32) < self.no_capture_draw)
+            && !self.no_capture_limit_within(pos, depth as u32)
         {
             let eval = self.eval(pos, ply);
             if eval - self.params.rfp_margin * depth >= beta {
@@ -809,8 +815,7 @@ impl<'a> Searcher<'a> {
             // Every quiet move would reach the no-capture limit: standing
             // pat is the limit's outcome (material does not change on a
             // quiet move), not the evaluation.
-            let quiet_ends =
-                self.no_capture_draw > 0 && pos.plies_since_capture() + 1 >= self.no_capture_draw;
+            let quiet_ends = self.no_capture_limit_within(pos, 1);
             best = if quiet_ends {
                 self.no_capture_score(pos, ply + 1)
             } else {
