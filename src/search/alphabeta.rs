@@ -579,7 +579,7 @@ impl<'a> Searcher<'a> {
     pub fn negamax(
         &mut self,
         pos: &Position,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
@@ -615,6 +615,9 @@ impl<'a> Searcher<'a> {
             if !pv_node && e.depth >= depth && cut {
                 return s;
             }
+        }
+        if tt_move == 0 && self.params.iir_depth > 0 && depth >= self.params.iir_depth {
+            depth -= 1;
         }
         if !pv_node
             && depth <= self.params.rfp_depth

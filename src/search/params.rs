@@ -122,6 +122,9 @@ search_params! {
     /// (centipawns a ply) returns at once.
     rfp_depth: 3 in 0..=8, c_end 1.0, r_end 0.002;
     rfp_margin: 100 in 20..=400, c_end 10.0, r_end 0.002;
+    /// Internal iterative reduction: a node with at least this many plies
+    /// left and no hash move is searched one ply shallower (0: never).
+    iir_depth: 4 in 0..=8, c_end 1.0, r_end 0.002;
     /// Removal choices of one jump tried by quiescence (the best by order).
     qs_removals: 2 in 1..=8, c_end 1.0, r_end 0.002;
     /// Sudden death: the moves the clock is shared over at the start of
