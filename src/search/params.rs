@@ -7,7 +7,8 @@
 //! Every parameter is an integer, as in Stockfish's `TUNE`: fractions are
 //! written in hundredths or thousandths (`lmr_divisor = 225` is 2.25). The
 //! defaults are the values the search had as constants before the tuner,
-//! so `yote bench` keeps its signature. A `SearchParams` holds only values
+//! or a later pruning's measured setting; `yote bench`'s signature is that
+//! of the defaults. A `SearchParams` holds only values
 //! inside their ranges: it is built by `default`, `parse` or `set`, never
 //! field by field outside the search.
 //!
