@@ -616,7 +616,13 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        if tt_move == 0 && self.params.iir_depth > 0 && depth >= self.params.iir_depth {
+        // Without a hash table every node lacks a hash move, and nothing
+        // would remember the move this shallower search finds.
+        if self.features.tt
+            && tt_move == 0
+            && self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+        {
             depth -= 1;
         }
         if !pv_node

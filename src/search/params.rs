@@ -8,9 +8,9 @@
 //! written in hundredths or thousandths (`lmr_divisor = 225` is 2.25). The
 //! defaults are the values the search had as constants before the tuner,
 //! or a later pruning's measured setting; `yote bench`'s signature is that
-//! of the defaults. A `SearchParams` holds only values
-//! inside their ranges: it is built by `default`, `parse` or `set`, never
-//! field by field outside the search.
+//! of the defaults. A `SearchParams` holds only values inside their
+//! ranges: it is built by `default`, `parse` or `set`, never field by
+//! field outside the search.
 //!
 //! `c_end` and `r_end` are Fishtest's SPSA settings per parameter: the
 //! perturbation at the end of a run (in the parameter's own units; about
@@ -442,6 +442,27 @@ mod tests {
             });
             assert!(changes, "{}", p.name);
         }
+    }
+
+    /// Internal iterative reduction needs the hash table: with `-tt` the
+    /// search is the same whatever `iir_depth` says.
+    #[test]
+    fn iir_is_off_without_the_hash_table() {
+        use crate::search::{SearchOptions, Signals, bench};
+        let nodes = |tt: bool, iir_depth: i64| {
+            let mut params = SearchParams::default();
+            params.set("iir_depth", iir_depth).unwrap();
+            let mut options = SearchOptions {
+                params,
+                ..SearchOptions::default()
+            };
+            options.features.tt = tt;
+            bench::run_with(6, &options, &Signals::default())
+                .unwrap()
+                .nodes
+        };
+        assert_ne!(nodes(true, 4), nodes(true, 0));
+        assert_eq!(nodes(false, 4), nodes(false, 0));
     }
 
     #[test]
