@@ -118,6 +118,10 @@ search_params! {
     /// and at the others.
     lmr_pv_moves: 4 in 1..=16, c_end 1.0, r_end 0.002;
     lmr_moves: 2 in 1..=16, c_end 1.0, r_end 0.002;
+    /// History points (in 64s) that change a quiet late move's reduction
+    /// by one ply, less for a good history and more for a bad one (0: the
+    /// reduction ignores history).
+    lmr_history: 64 in 0..=1024, c_end 8.0, r_end 0.002;
     /// Reverse futility pruning: at a non-PV node with at most this many
     /// plies left (0: never), a static evaluation above beta by the margin
     /// (centipawns a ply) returns at once.
