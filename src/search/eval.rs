@@ -206,31 +206,24 @@ fn terms(rules: &Rules, pos: &Position) -> [[i32; TERMS]; 2] {
     Player::BOTH.map(|p| {
         let on_move = p == set.side_to_move;
         let f = &set.colours[p.index()];
-        let mut raw = [0; TERMS];
-        for k in 0..FEATURES {
-            raw[term_of(k)] += f[k] * w.tapered(k, on_move, set.phase);
-        }
+        // The products first, then their sums by term over fixed ranges:
+        // the same integers as adding each to its term, without the
+        // scattered stores that kept the loop from vectorising.
+        let products: [i32; FEATURES] =
+            std::array::from_fn(|k| f[k] * w.tapered(k, on_move, set.phase));
         let mut t = [0; TERMS];
-        for (term, r) in t.iter_mut().zip(raw) {
-            *term = r / PHASE_MAX;
+        for k in 0..CELLS {
+            t[k] = products[k] / PHASE_MAX;
+        }
+        t[CELLS] = products[CELLS..STUCK].iter().sum::<i32>() / PHASE_MAX;
+        for k in STUCK..FEATURES {
+            t[k - CELL_CLASSES + 1] = products[k] / PHASE_MAX;
         }
         t[CHASE_TERM] = -CHASE_CP * set.chase[p.index()];
         let sum: i32 = t.iter().sum();
         t[PROGRESS_TERM] = -(sum * set.stale / PROGRESS_SPAN);
         t
     })
-}
-
-/// The `explain` line a feature is added to.
-#[inline(always)]
-const fn term_of(k: usize) -> usize {
-    if k < CELLS {
-        k
-    } else if k < STUCK {
-        CELLS
-    } else {
-        k - CELL_CLASSES + 1
-    }
 }
 
 impl Weights {
