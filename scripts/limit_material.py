@@ -6,6 +6,9 @@ what self-play failed to convert (docs/search.md, "The network").
     scripts/limit_material.py target/release/yote self.pgn
     scripts/limit_material.py target/release/yote self.pgn --leads > leads.txt
 
+It also says which player (by the records' White and Black names) was
+ahead in the games that ended with one side ahead.
+
 The final positions are the engine's own: each record's moves are replayed
 with `position fen ... moves ...` and read back from `d`. With `--leads`,
 the final positions where one side has more pieces are printed instead, one
@@ -19,14 +22,16 @@ import sys
 
 
 def limit_games(text):
-    """(start position, moves) of every game that ended at the ply limit."""
+    """(start position, moves, white, black) of every game that ended at the
+    ply limit."""
     for game in text.split("[Event ")[1:]:
         if 'Termination "max plies"' not in game:
             continue
         body = re.sub(r"\{[^}]*\}", " ", game.split("\n\n", 1)[1])
         moves = [t for t in body.split()
                  if not re.fullmatch(r"\d+\.", t) and t not in ("1-0", "0-1", "1/2-1/2", "*")]
-        yield re.search(r'\[FEN "([^"]*)"\]', game).group(1), moves
+        names = [re.search(rf'\[{tag} "([^"]*)"\]', game).group(1) for tag in ("White", "Black")]
+        yield (re.search(r'\[FEN "([^"]*)"\]', game).group(1), moves, *names)
 
 
 def main():
@@ -36,7 +41,7 @@ def main():
     leads_only = sys.argv[3:] == ["--leads"]
     text = open(record).read()
     games = list(limit_games(text))
-    commands = "".join(f"position fen {fen} moves {' '.join(moves)}\nd\n" for fen, moves in games)
+    commands = "".join(f"position fen {fen} moves {' '.join(moves)}\nd\n" for fen, moves, _, _ in games)
     out = subprocess.run([engine], input=commands + "quit\n", capture_output=True, text=True,
                          check=True).stdout
     hands = re.findall(r"In hand: white (\d+), black (\d+)", out)
@@ -45,9 +50,12 @@ def main():
     if not len(hands) == len(boards) == len(texts) == len(games):
         sys.exit(f"limit_material: the engine described {len(hands)} of {len(games)} positions")
     tally = collections.Counter()
-    for (wh, bh), (wb, bb), position in zip(hands, boards, texts):
+    ahead = collections.Counter()
+    for (wh, bh), (wb, bb), position, game in zip(hands, boards, texts, games):
         white, black = int(wh) + int(wb), int(bh) + int(bb)
         tally[f"{max(white, black)} v {min(white, black)}"] += 1
+        if white != black:
+            ahead[game[2] if white > black else game[3]] += 1
         if leads_only and white != black:
             print(" ".join(position.split()[:4]))
     if leads_only:
@@ -55,6 +63,8 @@ def main():
     total = text.count("[Event ")
     print(f"{len(games)} of {total} games at the ply limit; material at the limit: "
           + ", ".join(f"{k}: {v}" for k, v in tally.most_common()))
+    print(f"{sum(ahead.values())} of them with one side ahead; ahead: "
+          + (", ".join(f"{k} {v}" for k, v in ahead.most_common()) or "none"))
 
 
 if __name__ == "__main__":
