@@ -51,13 +51,14 @@ def main():
         sys.exit(f"limit_material: the engine described {len(hands)} of {len(games)} positions")
     tally = collections.Counter()
     ahead = collections.Counter()
-    for (wh, bh), (wb, bb), position, game in zip(hands, boards, texts, games):
+    for (wh, bh), (wb, bb), position, (_, _, white_name, black_name) in zip(
+            hands, boards, texts, games):
         white, black = int(wh) + int(wb), int(bh) + int(bb)
         tally[f"{max(white, black)} v {min(white, black)}"] += 1
         if white != black:
-            ahead[game[2] if white > black else game[3]] += 1
-        if leads_only and white != black:
-            print(" ".join(position.split()[:4]))
+            ahead[white_name if white > black else black_name] += 1
+            if leads_only:
+                print(" ".join(position.split()[:4]))
     if leads_only:
         return
     total = text.count("[Event ")
