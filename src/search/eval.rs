@@ -520,6 +520,55 @@ mod tests {
         }
     }
 
+    /// Each feature lands in the line `explain` names it by: the named
+    /// features each in their own line, the cell classes together in
+    /// "cells" (the sums by fixed ranges in `terms`).
+    #[test]
+    fn every_feature_is_weighted_into_its_own_term() {
+        let texts = [
+            "6/2W3/1BWB2/2B3/6 b 8 8 7 5",
+            "W4B/5B/2W3/5B/W1W1B1 w 0 2 1 18",
+        ];
+        for preset in ["standard", "hand-removal", "classic"] {
+            let rules = rules(preset);
+            let w = Family::of(&rules).weights();
+            for text in texts {
+                let pos = rules.parse_position(text).unwrap();
+                let set = features(&rules, &pos);
+                let lines = explain(&rules, &pos);
+                for p in Player::BOTH {
+                    let on_move = p == set.side_to_move;
+                    let mut by_name = std::collections::HashMap::new();
+                    for (k, name) in FEATURE_NAMES.iter().enumerate() {
+                        let line = if name.starts_with("cell-") {
+                            "cells"
+                        } else {
+                            name
+                        };
+                        let product = set.colours[p.index()][k] * w.tapered(k, on_move, set.phase);
+                        *by_name.entry(line).or_insert(0) += product;
+                    }
+                    for line in &lines {
+                        let Some(raw) = by_name.get(line.name) else {
+                            continue;
+                        };
+                        let value = if p == Player::White {
+                            line.white
+                        } else {
+                            line.black
+                        };
+                        assert_eq!(value, raw / PHASE_MAX, "{preset} {text} {}", line.name);
+                    }
+                    assert_eq!(
+                        by_name.len(),
+                        TERMS - 2,
+                        "every line but chase and progress"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn threatened_and_guarded_pieces_are_seen() {
         let rules = Rules::standard();
