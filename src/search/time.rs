@@ -18,16 +18,18 @@
 //!                                                  from ply 80 on:
 //!                                                  time_horizon and
 //!                                                  time_horizon_min),
-//!            raised to (ply / 2) * 100%           (a long game: about as
-//!                                                  many moves again are
-//!                                                  expected; time_long_share)
+//!            raised to (ply / 2) * 100%           (a long game without
+//!                                                  increment, inc' = 0:
+//!                                                  about as many moves
+//!                                                  again are expected;
+//!                                                  time_long_share)
 //!            and lowered to ceil(left / 2)        when the rules bound the
 //!                                                  plies left (see
 //!                                                  `GameStage`), at least 1
 //! inc'     = inc - overhead                       (saturating; every
 //!                                                  future move pays the lag
 //!                                                  out of its increment)
-//! optimum  = usable / horizon + 0.8 * inc'        (0.8: time_inc_share)
+//! optimum  = usable / horizon + 1.0 * inc'        (1.0: time_inc_share)
 //! hardpart = usable * 3 / 10                      sudden death
 //!                                                 (3/10: time_hard_share)
 //!          = usable * (3n + 7) / (10n)            movestogo = n (1.0 for
@@ -155,17 +157,25 @@ fn to_duration(ms: u128) -> Duration {
 }
 
 /// The own moves a sudden-death clock is shared over: `time_horizon`,
-/// shrinking to `time_horizon_min` as the game goes on; in a long game at
-/// least `time_long_share`% of the own moves already played (so the clock
-/// falls like 1/n instead of geometrically: a fixed horizon of 25 left
-/// 22 ms of a minute after 198 moves, and games here last 100 moves a
-/// side and more); at most the own moves the rules still allow.
-fn sudden_death_horizon(stage: GameStage, params: &SearchParams) -> u128 {
+/// shrinking to `time_horizon_min` as the game goes on; in a long game
+/// without increment at least `time_long_share`% of the own moves already
+/// played (so the clock falls like 1/n instead of geometrically: a fixed
+/// horizon of 25 left 22 ms of a minute after 198 moves, and games here
+/// last 100 moves a side and more); at most the own moves the rules still
+/// allow. An increment refills the clock every move, so nothing needs
+/// saving for a long game: held back, the time was still on the clock at
+/// the 500-ply limit (a median 2.76 s used of 3.5 s at 1 s + 10 ms).
+fn sudden_death_horizon(stage: GameStage, params: &SearchParams, increment: bool) -> u128 {
     let param = |value: i32| u128::try_from(value).unwrap_or(0);
     let ply = u128::from(stage.ply);
     let start = param(params.time_horizon).max(1);
     let shrink = (ply / 4).min(start.saturating_sub(param(params.time_horizon_min)));
-    let long_game = ply / 2 * param(params.time_long_share) / 100;
+    let long_share = if increment {
+        0
+    } else {
+        param(params.time_long_share)
+    };
+    let long_game = ply / 2 * long_share / 100;
     let horizon = (start - shrink).max(long_game);
     let allowed = stage
         .plies_left_at_most
@@ -211,7 +221,7 @@ impl TimeBudget {
                     (n, usable * (3 * n + 7) / (10 * n))
                 }
                 None => (
-                    sudden_death_horizon(stage, params),
+                    sudden_death_horizon(stage, params, inc > 0),
                     usable * param(params.time_hard_share) / 100,
                 ),
             };
@@ -391,13 +401,17 @@ mod tests {
         // usable 60000, horizon 60, inc 0: opt 1000, max min(5000, 18000).
         let b = budget(&clock(60_000, 0), 0, 0);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (1000, 5000));
-        // Ply 50: horizon max(48, 25) = 48, inc' 900. usable 9900,
-        // opt 206 + 720, max min(4630, 2970 + 900, 9900 - 990).
+        // Ply 50: horizon 60 - 12 = 48, inc' 900. usable 9900,
+        // opt 206 + 900, max min(5530, 2970 + 900, 9900 - 990).
         let b = budget(&clock(10_000, 1000), 100, 50);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (926, 3870));
-        // Ply 200, a long game: horizon 100 own moves. opt 99 + 720.
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1106, 3870));
+        // Ply 200, a long game with an increment: horizon 40. opt 247 + 900.
         let b = budget(&clock(10_000, 1000), 100, 200);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (819, 3870));
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1147, 3870));
+        // The same without increment: horizon 100 own moves, opt 99,
+        // max min(495, 2970, 8910).
+        let b = budget(&clock(10_000, 0), 100, 200);
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (99, 495));
     }
 
     #[test]
