@@ -142,7 +142,7 @@ search_params! {
     /// rather than geometrically.
     time_long_share: 100 in 0..=200, c_end 10.0, r_end 0.002, time;
     /// Percent of the increment added to the soft budget.
-    time_inc_share: 100 in 0..=200, c_end 5.0, r_end 0.002, time;
+    time_inc_share: 80 in 0..=100, c_end 5.0, r_end 0.002, time;
     /// Sudden death: the hard budget's share of the clock, in percent, and
     /// its cap as a multiple of the soft budget.
     time_hard_share: 30 in 10..=60, c_end 3.0, r_end 0.002, time;

@@ -19,7 +19,7 @@
 //!                                                  time_horizon and
 //!                                                  time_horizon_min),
 //!            raised to (ply / 2) * 100%           (a long game without
-//!                                                  increment, inc' = 0:
+//!                                                  increment, inc = 0:
 //!                                                  about as many moves
 //!                                                  again are expected;
 //!                                                  time_long_share)
@@ -29,7 +29,7 @@
 //! inc'     = inc - overhead                       (saturating; every
 //!                                                  future move pays the lag
 //!                                                  out of its increment)
-//! optimum  = usable / horizon + 1.0 * inc'        (1.0: time_inc_share)
+//! optimum  = usable / horizon + 0.8 * inc'        (0.8: time_inc_share)
 //! hardpart = usable * 3 / 10                      sudden death
 //!                                                 (3/10: time_hard_share)
 //!          = usable * (3n + 7) / (10n)            movestogo = n (1.0 for
@@ -164,7 +164,10 @@ fn to_duration(ms: u128) -> Duration {
 /// last 100 moves a side and more); at most the own moves the rules still
 /// allow. An increment refills the clock every move, so nothing needs
 /// saving for a long game: held back, the time was still on the clock at
-/// the 500-ply limit (a median 2.76 s used of 3.5 s at 1 s + 10 ms).
+/// the 500-ply limit (a median 2.76 s used of 3.5 s at 1 s + 10 ms). The
+/// increment counts as given, not less `MoveOverhead`: the default
+/// overhead (10 ms) is a bound on the lag, not the lag, and 1 s + 10 ms
+/// would otherwise count as no increment at all.
 fn sudden_death_horizon(stage: GameStage, params: &SearchParams, increment: bool) -> u128 {
     let param = |value: i32| u128::try_from(value).unwrap_or(0);
     let ply = u128::from(stage.ply);
@@ -221,7 +224,7 @@ impl TimeBudget {
                     (n, usable * (3 * n + 7) / (10 * n))
                 }
                 None => (
-                    sudden_death_horizon(stage, params, inc > 0),
+                    sudden_death_horizon(stage, params, limits.inc > 0),
                     usable * param(params.time_hard_share) / 100,
                 ),
             };
@@ -402,12 +405,16 @@ mod tests {
         let b = budget(&clock(60_000, 0), 0, 0);
         assert_eq!((ms(b.optimum()), ms(b.maximum())), (1000, 5000));
         // Ply 50: horizon 60 - 12 = 48, inc' 900. usable 9900,
-        // opt 206 + 900, max min(5530, 2970 + 900, 9900 - 990).
+        // opt 206 + 720, max min(4630, 2970 + 900, 9900 - 990).
         let b = budget(&clock(10_000, 1000), 100, 50);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1106, 3870));
-        // Ply 200, a long game with an increment: horizon 40. opt 247 + 900.
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (926, 3870));
+        // Ply 200, a long game with an increment: horizon 40. opt 247 + 720.
         let b = budget(&clock(10_000, 1000), 100, 200);
-        assert_eq!((ms(b.optimum()), ms(b.maximum())), (1147, 3870));
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (967, 3870));
+        // An increment no larger than the overhead still refills the
+        // clock: horizon 40, opt 9900 / 40, max min(1235, 2970, 8910).
+        let b = budget(&clock(10_000, 10), 100, 200);
+        assert_eq!((ms(b.optimum()), ms(b.maximum())), (247, 1235));
         // The same without increment: horizon 100 own moves, opt 99,
         // max min(495, 2970, 8910).
         let b = budget(&clock(10_000, 0), 100, 200);
