@@ -178,27 +178,13 @@ struct BucketMemory {
 unsafe impl Send for BucketMemory {}
 unsafe impl Sync for BucketMemory {}
 
-/// Tables this large start on a 2 MiB boundary and ask Linux for huge
-/// pages: a probe lands on a random page of the table, and with 4 KiB
-/// pages a 16 MiB table has more pages than the CPU's TLB holds, so most
-/// probes paid a page walk on top of the cache miss.
-const HUGE_PAGE: usize = 2 << 20;
-
 impl BucketMemory {
     fn zeroed(n: usize) -> BucketMemory {
-        let bytes = n
+        let align = std::mem::align_of::<Bucket>();
+        let size = n
             .checked_mul(std::mem::size_of::<Bucket>())
+            .and_then(|s| s.checked_add(align))
             .expect("table size fits in memory");
-        let align = if bytes >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            std::mem::align_of::<Bucket>()
-        };
-        // Over-allocated with byte alignment rather than allocated aligned:
-        // a large zeroed block then comes straight from the kernel, not yet
-        // touched, so the huge-page advice below still applies to it and
-        // a large table costs nothing until the search writes to it.
-        let size = bytes.checked_add(align).expect("table size fits in memory");
         let layout = std::alloc::Layout::from_size_align(size, 8).expect("valid table layout");
         // SAFETY: the layout has a non-zero size.
         let base = unsafe { std::alloc::alloc_zeroed(layout) };
@@ -209,9 +195,6 @@ impl BucketMemory {
         // SAFETY: `offset < align` and the block has `align` spare bytes,
         // so `n` buckets from there lie inside it.
         let first = unsafe { base.as_ptr().add(offset) }.cast::<Bucket>();
-        if align == HUGE_PAGE {
-            advise_huge_pages(first.cast(), bytes);
-        }
         BucketMemory {
             base,
             layout,
@@ -219,34 +202,6 @@ impl BucketMemory {
             len: n,
         }
     }
-}
-
-/// Asks the kernel to back `len` bytes from `start` (2 MiB aligned) with
-/// huge pages. Only advice: where the kernel has none to give (or is not
-/// Linux), the table works the same on small pages.
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const MADV_HUGEPAGE: std::ffi::c_int = 14;
-        unsafe extern "C" {
-            fn madvise(
-                addr: *mut std::ffi::c_void,
-                len: usize,
-                advice: std::ffi::c_int,
-            ) -> std::ffi::c_int;
-        }
-        // SAFETY: the range lies inside one live allocation and starts on
-        // a page boundary; the advice changes no byte of it.
-        let failed = unsafe { madvise(start.cast(), len, MADV_HUGEPAGE) } != 0;
-        if failed {
-            log::debug!(
-                "no huge pages for the hash table: {}",
-                std::io::Error::last_os_error()
-            );
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, len);
 }
 
 impl std::ops::Deref for BucketMemory {
@@ -475,14 +430,6 @@ mod tests {
     fn bucket_is_one_cache_line() {
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
-    }
-
-    #[test]
-    fn a_table_of_huge_pages_starts_on_one() {
-        let start = |mb: usize| TranspositionTable::new(mb).buckets.as_ptr() as usize;
-        assert_eq!(start(4) % HUGE_PAGE, 0);
-        assert_eq!(start(2) % HUGE_PAGE, 0);
-        assert_eq!(start(1) % 64, 0);
     }
 
     #[test]
