@@ -255,6 +255,8 @@ pub struct Searcher<'a> {
     /// The network's accumulators along the current path, when it is on
     /// and has inputs for these rules.
     nnue: Option<NnueStack>,
+    /// `ordering::sort_rest`'s buffer, kept to spare an allocation a node.
+    sort_scratch: Vec<(i32, Move)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -309,6 +311,7 @@ impl<'a> Searcher<'a> {
                 .nnue
                 .then(|| NnueStack::new(rules, MAX_PLY + 1))
                 .flatten(),
+            sort_scratch: Vec::with_capacity(256),
         }
     }
 
@@ -706,7 +709,11 @@ impl<'a> Searcher<'a> {
             if self.charge_moves(moves.len() - i) {
                 return None;
             }
-            ordering::pick_next(moves, scores, i);
+            if i < ordering::PICKS_BEFORE_SORT {
+                ordering::pick_next(moves, scores, i);
+            } else if i == ordering::PICKS_BEFORE_SORT {
+                ordering::sort_rest(moves, scores, i, &mut self.sort_scratch);
+            }
             let mv = moves[i];
             let child = self.rules.after(pos, &mv);
             self.prefetch(&child, depth > 1);
