@@ -149,7 +149,7 @@ pub fn sort_rest(
             .copied()
             .zip(moves[from..].iter().copied()),
     );
-    scratch.sort_by(|a, b| b.0.cmp(&a.0));
+    scratch.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     for (i, &(score, mv)) in scratch.iter().enumerate() {
         scores[from + i] = score;
         moves[from + i] = mv;
