@@ -61,7 +61,16 @@ if [[ "${1:-}" == "--check" ]]; then
     shift
     C=${CHECK_ENGINE:-target/release/yote}
     [[ -n "${CHECK_ENGINE:-}" ]] || cargo build --release --quiet
+    # The engine refuses a UCI_Elo outside its range, which a quick ladder
+    # can rate its levels below: such a rating is reported and skipped.
+    read -r elo_min elo_max < <(echo uci | "$C" 2>/dev/null |
+        awk '$3 == "UCI_Elo" { for (i = 4; i < NF; i++) { if ($i == "min") lo = $(i + 1); if ($i == "max") hi = $(i + 1) } }
+             END { print lo, hi }')
     for elo in "$@"; do
+        if (( elo < elo_min || elo > elo_max )); then
+            echo "UCI_Elo $elo: outside the engine's range $elo_min..$elo_max" >&2
+            continue
+        fi
         below= above=
         # The first level rated at most X whose next level is rated above.
         read -r below above < <(standings | awk -v x="$elo" '
