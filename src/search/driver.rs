@@ -287,6 +287,13 @@ fn choose_with_skill(
     rng: &mut SplitMix64,
 ) -> usize {
     let scored = skill.lines(moves.len());
+    // A precise level (no softmax) plays what its search found best. Only
+    // that move has a searched score; a glance at another can rate it
+    // higher, as the evaluation of 2a7253f did for a step into a capture
+    // that ends the game (`tests/search.rs`, no_skill_level_walks_into...).
+    if skill.temperature() < 1.0 {
+        return 0;
+    }
     let searched: Vec<i32> = moves
         .iter()
         .enumerate()
