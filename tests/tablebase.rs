@@ -1036,10 +1036,12 @@ fn the_search_probes_the_largest_classes_only_from_the_probe_depth() {
             "setoption name TablebasePieces value 5",
             &format!("setoption name TablebaseProbeDepth value {probe_depth}"),
             "position fen 6/1WB1B1/6/1W2B1/6 w 1 1 0 20",
-            "go depth 6",
+            // Deep enough that quiescence reaches table positions the main
+            // search does not (at depth 6 it no longer did after 2a7253f).
+            "go depth 8",
         ]);
         assert!(ok, "{err}");
-        let last = out.lines().rfind(|l| l.starts_with("info depth 6 "));
+        let last = out.lines().rfind(|l| l.starts_with("info depth 8 "));
         let last = last.unwrap_or_else(|| panic!("{out}"));
         let at = last.split(' ').position(|w| w == "tbhits").expect(last);
         last.split(' ').nth(at + 1).unwrap().parse().unwrap()
