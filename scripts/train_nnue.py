@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Trains the engine's network (src/search/nnue.rs) on labelled positions.
+"""Trains the engine's network (src/eval/nnue.rs) on labelled positions.
 
-    scripts/train_nnue.py data/*.nnue                     # -> src/search/yote.nnue
+    scripts/train_nnue.py data/*.nnue                     # -> src/eval/yote.nnue
     scripts/train_nnue.py data/*.nnue --epochs 30 --resume
 
 Input: the files `yote tune --dump` writes (scripts/datagen.sh with NNUE=1),
@@ -173,8 +173,8 @@ def export(net, cp_per_unit, kind, masks, path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+")
-    ap.add_argument("--out", default="src/search/yote.nnue")
-    ap.add_argument("--fixture", default="src/search/nnue_fixture.txt")
+    ap.add_argument("--out", default="src/eval/yote.nnue")
+    ap.add_argument("--fixture", default="src/eval/nnue_fixture.txt")
     ap.add_argument("--checkpoint", default="nnue.ckpt")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--epochs", type=int, default=20)

@@ -71,10 +71,10 @@ enum Command {
     /// Solve a whole (small) variant from its start position with tables.
     Solve(yote::tablebase::cli::SolveArgs),
     /// Fit the evaluation's weights to recorded games (docs/search.md).
-    Tune(yote::tune::TuneArgs),
+    Tune(yote::tuning::tune::TuneArgs),
     /// Tune the search parameters by SPSA through the match runner
     /// (docs/search.md).
-    Spsa(yote::spsa::SpsaArgs),
+    Spsa(yote::tuning::spsa::SpsaArgs),
     /// A Yoté front end in the browser: play, analyse, review and watch,
     /// against any UGI engine (docs/gui.md).
     Gui(yote::gui::GuiArgs),
@@ -116,8 +116,8 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Analyse(args)) => yote::analysis::cli::run(args),
         Some(Command::Tb { command }) => yote::tablebase::cli::run_tb(command),
         Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
-        Some(Command::Tune(args)) => yote::tune::run(args),
-        Some(Command::Spsa(args)) => yote::spsa::run(args),
+        Some(Command::Tune(args)) => yote::tuning::tune::run(args),
+        Some(Command::Spsa(args)) => yote::tuning::spsa::run(args),
         Some(Command::Gui(args)) => yote::gui::run(args),
         Some(Command::Perft {
             depth,

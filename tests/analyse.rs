@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use yote::tournament::records::GameRecord;
+use yote::client::records::GameRecord;
 
 const BIN: &str = env!("CARGO_BIN_EXE_yote");
 

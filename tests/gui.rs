@@ -1,6 +1,8 @@
 //! `yote gui` over HTTP: every endpoint, every refusal, engines that crash,
 //! hang or print garbage; and the real-browser suite (tests/browser/).
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -8,7 +10,6 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const YOTE: &str = env!("CARGO_BIN_EXE_yote");
-const FAKE: &str = env!("CARGO_BIN_EXE_yote-fake-engine");
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -465,7 +466,7 @@ fn engines_play_analyse_validate_and_stream_live() {
 fn crashing_hanging_and_garbage_engines_are_reported_and_restartable() {
     let engines: Vec<String> = ["crash", "hang", "garbage", "illegal"]
         .iter()
-        .map(|mode| format!("{FAKE} --mode {mode} --at 2"))
+        .map(|mode| format!("{} --mode {mode} --at 2", support::fake_engine()))
         .collect();
     let mut args = Vec::new();
     for e in &engines {

@@ -420,7 +420,7 @@ fn extras_print_board_moves_eval_and_perft() {
     // eval prints the searcher's own evaluation of the position.
     let rules = yote::rules::Rules::standard();
     let pos = rules.parse_position("6/6/6/6/WB4 w 11 11 2 2").unwrap();
-    let score = yote::search::eval::evaluate(&rules, &pos);
+    let score = yote::eval::evaluate(&rules, &pos);
     let expected = format!("Evaluation: {score} cp for white (player 1)");
     assert!(e.ask("eval").contains(&expected), "{expected}");
     e.ask("position startpos");

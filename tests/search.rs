@@ -5,12 +5,12 @@
 //! docs/README-search.md for how to run them.
 
 use yote::rules::{Game, Move, MoveList, Outcome, Player, Position, Rules, Variant};
-use yote::search::selfplay::{self, Contender};
 use yote::search::tt::TranspositionTable;
 use yote::search::{
     Engine, Limits, PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest,
     SearchResult, Signals, bench, driver, skill,
 };
+use yote::tuning::selfplay::{self, Contender};
 
 fn rules(spec: &str) -> Rules {
     Rules::new(Variant::from_spec(spec).unwrap()).unwrap()

@@ -2,7 +2,7 @@
 //! move would be minutes; 200 nodes, 3 iterations of one game pair, takes a
 //! few seconds) replays exactly from its seed, pauses and resumes, survives
 //! Ctrl-C, and refuses flags and states it cannot honour. The update rule
-//! itself is unit-tested against hand-computed numbers in src/spsa.rs.
+//! itself is unit-tested against hand-computed numbers in src/tuning/spsa.rs.
 
 mod support;
 

@@ -3,19 +3,19 @@
 //! tournament goes on; seeded runs repeat; records replay and rescore; SPRT
 //! stops a run; the variant reaches every engine.
 
+mod support;
+
 use std::process::Command;
+use yote::client::records::GameRecord;
 use yote::rules::{Game, Rules, Variant};
 use yote::tournament::game::Termination;
-use yote::tournament::records::GameRecord;
 use yote::tournament::stats::Hypothesis;
 use yote::tournament::{
     MatchConfig, MatchReport, PlayedGame, parse_args, rescore, rescore_files, run_match,
 };
 
-const FAKE: &str = env!("CARGO_BIN_EXE_yote-fake-engine");
-
 fn engine(name: &str, flags: &str) -> String {
-    format!("name={name},cmd={FAKE} {flags}")
+    format!("name={name},cmd={} {flags}", support::fake_engine())
 }
 
 fn config(args: &[String]) -> MatchConfig {
@@ -1204,7 +1204,7 @@ fn two_shards_sharing_one_records_file_never_take_each_others_games() {
 #[test]
 fn games_in_progress_are_published_beside_the_records_and_removed_at_the_end() {
     let pgn = temp("live-sidecar.pgn");
-    let sidecar = yote::tournament::live::sidecar_path(&pgn);
+    let sidecar = yote::client::live::sidecar_path(&pgn);
     let _ = std::fs::remove_file(&pgn);
     // A stale sidecar (a killed run) is replaced at the start.
     std::fs::write(&sidecar, "{\"game\":99}\n").unwrap();

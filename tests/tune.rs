@@ -4,7 +4,7 @@
 
 use std::path::Path;
 use std::process::Command;
-use yote::tournament::records::GameRecord;
+use yote::client::records::GameRecord;
 
 fn datagen(out: &Path) {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/datagen.sh");

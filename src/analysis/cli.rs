@@ -3,10 +3,10 @@
 use super::journal::{self, Journal};
 use super::judge::Tally;
 use super::{GameAnalysis, GameInput, Job, MoveReport, Settings};
+use crate::client::records::{self, GameRecord, GameResult};
 use crate::rules::Variant;
 use crate::search::Limits;
 use crate::search::tables::Tables;
-use crate::tournament::records::{self, GameRecord, GameResult};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};

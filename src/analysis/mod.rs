@@ -11,12 +11,12 @@ pub mod cli;
 pub mod journal;
 pub mod judge;
 
+use crate::client::records::{GameRecord, GameResult};
 use crate::rules::{Game, Move, MoveError, Outcome, Position, PositionError, Rules};
 use crate::rules::{Variant, VariantError};
 use crate::search::tables::Tables;
 use crate::search::{Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest};
 use crate::tablebase;
-use crate::tournament::records::{GameRecord, GameResult};
 use judge::{MoveJudgement, Tally, Value};
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -8,8 +8,8 @@
 
 use super::board::Replayed;
 use super::live::Hub;
+use crate::client::engine_process::{EngineConfig, EngineError, EngineProcess, STOP_GRACE};
 use crate::rules::{Player, Rules, Variant};
-use crate::tournament::engine_process::{EngineConfig, EngineError, EngineProcess, STOP_GRACE};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -15,8 +15,8 @@ pub mod routes;
 pub mod server;
 pub mod watch;
 
-use crate::tournament::cli::engine_config;
-use crate::tournament::engine_process::EngineConfig;
+use crate::client::engine_config;
+use crate::client::engine_process::EngineConfig;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;

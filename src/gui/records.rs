@@ -6,8 +6,8 @@
 use super::board::board_json;
 use super::engines::ApiError;
 use crate::analysis::GameInput;
+use crate::client::records::{GameRecord, RecordReader};
 use crate::rules::{Game, Player, Variant};
-use crate::tournament::records::{GameRecord, RecordReader};
 use crate::tournament::standings::standings;
 use serde_json::{Value, json};
 use std::collections::VecDeque;

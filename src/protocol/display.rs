@@ -2,9 +2,9 @@
 //! list. None of this is parsed by GUIs, so it favours readability.
 
 use super::settings::variant_spec;
+use crate::eval::{self, nnue};
 use crate::rules::{Game, MoveList, Player, Position, Rules};
 use crate::search::tables::Tables;
-use crate::search::{eval, nnue};
 use crate::tablebase::{Metric, Value};
 
 /// The board with rank numbers and file letters, top rank first.

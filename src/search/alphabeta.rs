@@ -10,21 +10,16 @@
 //! node (a position the search visited), root and quiescence included.
 
 use super::Signals;
-use super::eval;
-use super::nnue::NnueStack;
 use super::ordering::{self, Heuristics, OrderingFeatures};
 use super::params::{SearchParams, Tuning};
-use super::tables::TABLE_WIN;
-use super::tt::{self, Bound, MATE, TranspositionTable};
+use super::score::{self, INF, MATE, MAX_PLY, TABLE_WIN};
+use super::tt::{Bound, TranspositionTable};
+use crate::eval;
+use crate::eval::nnue::NnueStack;
 use crate::rules::{Move, MoveList, NoMoves, Outcome, Position, Rules};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-pub use super::driver::search;
-
-pub const MAX_PLY: usize = 128;
-/// Beyond every score, mates included.
-pub const INF: i32 = MATE + 1;
 /// Work units (about one node each; see `charge`) between two looks at the
 /// stop flag and the clock: about a millisecond of search.
 const POLL_INTERVAL: u64 = 1024;
@@ -609,7 +604,7 @@ impl<'a> Searcher<'a> {
             && let Some(e) = self.tt.probe(key)
         {
             tt_move = e.mv;
-            let s = tt::score_from_tt(e.score, ply as i32);
+            let s = score::score_from_tt(e.score, ply as i32);
             let cut = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => s >= beta,
@@ -675,7 +670,7 @@ impl<'a> Searcher<'a> {
                 Bound::Upper
             };
             let mv = best_move.map_or(0, |m| m.signature());
-            let score = tt::score_to_tt(best, ply as i32);
+            let score = score::score_to_tt(best, ply as i32);
             self.tt.store(key, mv, score, 0, depth, bound);
         }
         best

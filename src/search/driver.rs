@@ -2,16 +2,17 @@
 //! MultiPV on the main thread, Lazy SMP helpers sharing the table, time
 //! management, reporting, the baselines and the strength control.
 
-use super::alphabeta::{Control, Features, INF, MAX_PLY, NODE_MOVES, RootMove, Searcher};
+use super::alphabeta::{Control, Features, NODE_MOVES, RootMove, Searcher};
 use super::params::Tuning;
+use super::score::{INF, MATE, MATE_BOUND, MAX_PLY, TABLE_WIN};
 use super::skill::Skill;
-use super::tables::TABLE_WIN;
 use super::time::{GameStage, Limits, TimeBudget};
-use super::tt::{MATE, MATE_BOUND, TranspositionTable};
+use super::tt::TranspositionTable;
 use super::{
     PlayStyle, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult, Signals,
-    baseline, eval,
+    baseline,
 };
+use crate::eval;
 use crate::rng::SplitMix64;
 use crate::rules::{Game, Move, MoveList, Outcome, Position, Rules};
 use crate::tablebase::{Metric, Value};

@@ -9,12 +9,9 @@ pub mod alphabeta;
 pub mod baseline;
 pub mod bench;
 pub mod driver;
-pub mod eval;
-pub mod eval_weights;
-pub mod nnue;
 pub mod ordering;
 pub mod params;
-pub mod selfplay;
+pub mod score;
 pub mod skill;
 pub mod tables;
 pub mod time;
@@ -238,7 +235,7 @@ impl Engine {
         self.worker = Some(std::thread::spawn(move || {
             yield_to_protocol();
             let mut on_event = on_event;
-            let result = alphabeta::search(&game, &request, &options, &tt, &signals, &mut on_event);
+            let result = driver::search(&game, &request, &options, &tt, &signals, &mut on_event);
             on_event(SearchEvent::Done(result));
         }));
     }
@@ -246,7 +243,7 @@ impl Engine {
     /// Searches and waits for the result (bench, tests, baselines).
     pub fn search(&mut self, game: &Game, request: SearchRequest) -> SearchResult {
         self.ready_to_search_here();
-        alphabeta::search(
+        driver::search(
             game,
             &request,
             &self.options,

@@ -2,7 +2,7 @@
 //! the removal choices of one jump, by which enemy piece they take), then
 //! killer moves, then quiet moves by history.
 
-use super::eval::RemovalValues;
+use crate::eval::RemovalValues;
 use crate::rules::{Move, Player, Position, Rules};
 
 const TT_MOVE: i32 = 1 << 30;

@@ -1,6 +1,6 @@
 //! The search's tunable numbers: reductions, aspiration windows, the
 //! quiescence removal limit and time use, in one typed set with each
-//! number's range and SPSA step (`yote spsa`, src/spsa.rs, tunes them
+//! number's range and SPSA step (`yote spsa`, src/tuning/spsa.rs, tunes them
 //! through the match runner; the engine takes them as the `SearchParams`
 //! option).
 //!

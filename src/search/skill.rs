@@ -21,8 +21,7 @@
 //! found, walk into a loss it has seen when another move avoids it, or give
 //! away more than `max_loss` by its own count.
 
-use super::alphabeta::INF;
-use super::tt::MATE_BOUND;
+use super::score::{INF, MATE_BOUND};
 use crate::rng::SplitMix64;
 
 /// `Skill Level` 20: the engine at full strength.

@@ -28,8 +28,7 @@
 //!   times yet; with R = 2 that means the window must be empty. Longer
 //!   windows than `MAX_WINDOW` are not examined: the table is not used.
 
-use super::alphabeta::MAX_PLY;
-use super::tt::MATE_BOUND;
+use super::score::TABLE_WIN;
 use crate::rules::{Game, Move, MoveList, NoCaptureOutcome, Player, Position, Rules, Variant};
 use crate::tablebase::{self, Metric, Tablebase, Value, Wdl};
 use std::path::PathBuf;
@@ -453,10 +452,6 @@ impl Prober<'_> {
 fn pieces(pos: &Position) -> u32 {
     pos.total(Player::White) + pos.total(Player::Black)
 }
-
-/// A won table position's score at the root: above every evaluation,
-/// below every mate the search proves (those are exact, this is not yet).
-pub const TABLE_WIN: i32 = MATE_BOUND - 2 * MAX_PLY as i32;
 
 /// The longest perfect line reported at the root.
 const MAX_LINE: usize = 64;

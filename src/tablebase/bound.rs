@@ -113,7 +113,7 @@ pub fn generate_bounded(
             }
             progress.class(pair);
             solve_one(rules, request, pair, &mut report, progress)?;
-            peak = peak.max(super::cli::peak_memory_mib().unwrap_or(0));
+            peak = peak.max(peak_memory_mib().unwrap_or(0));
         }
         for pair in waiting {
             for &class in pair {
@@ -202,9 +202,17 @@ fn solve_one(
         pair_start.elapsed().as_secs_f64(),
         cpu.map_or("?".to_string(), |c| format!("{c:.1}")),
         probed_positions,
-        super::cli::peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
+        peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
     ));
     Ok(())
+}
+
+/// The process's peak resident memory in MiB (Linux), for the reports.
+pub fn peak_memory_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `yote tb …` and `yote solve`: the command-line side of the tables.
 
-use super::bound;
+use super::bound::{self, peak_memory_mib};
 use super::class::{Class, table_classes};
 use super::file;
 use super::format::{self, Kind};
@@ -121,14 +121,6 @@ fn threads(wanted: Option<usize>) -> usize {
 
 fn rules_of(spec: &str) -> Result<Rules> {
     Ok(Rules::new(Variant::from_spec(spec)?)?)
-}
-
-/// The process's peak resident memory in MiB (Linux), for the reports.
-pub fn peak_memory_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }
 
 /// The bar on stderr: positions solved of the run's total, with an ETA.

@@ -27,7 +27,7 @@
 //! the bytes.
 
 use super::class::Class;
-use super::table::Codes;
+use super::value::Codes;
 use super::value::{MAX_DISTANCE, Metric, Value};
 use std::path::{Path, PathBuf};
 

@@ -4,8 +4,8 @@
 //! cells the mover leaves free. Every index names one position and back.
 
 use super::class::Class;
-use crate::rules::Bitboard;
 use crate::rules::movegen::BINOMIAL;
+use crate::rules::{Bitboard, Player, Position};
 
 #[inline(always)]
 fn binomial(n: u32, k: u32) -> u64 {
@@ -196,6 +196,18 @@ impl ClassIndex {
             free: Walk::free_cells(self, mover.0),
         }
     }
+}
+
+/// Builds the position of `class` with these cells, its mover as White.
+#[inline(always)]
+pub fn position(class: Class, mover: Bitboard, opponent: Bitboard) -> Position {
+    Position::from_parts(
+        [mover, opponent],
+        [class.mover_hand, class.opponent_hand],
+        Player::White,
+        0,
+        1,
+    )
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use super::class::Class;
 use super::format::{self, Blocks, FormatError, Header, Kind};
-use super::table::Codes;
+use super::value::Codes;
 use super::value::Value;
 use memmap2::Mmap;
 use std::io::Read;

@@ -9,6 +9,10 @@
 //! (compressed blocks, index, checksums), `file` names, writes and finds a
 //! class's files, `mapped` probes them in place, `generate` drives a whole
 //! set and `table` holds and probes it.
+//!
+//! The probe side (`class`, `index`, `value`, `format`, `mapped`, `file`,
+//! `table`, `perfect`) never imports the solve side (`retrograde`,
+//! `generate`, `bound`, `verify`), so the search links only what it reads.
 //! History rules (NoCaptureDraw, RepetitionDraw) are not in the tables.
 
 pub mod bound;

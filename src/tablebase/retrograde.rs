@@ -13,9 +13,11 @@
 
 use super::class::Class;
 use super::index::ClassIndex;
-use super::table::{Codes, Table, Tablebase};
+use super::index::position;
+use super::table::{Table, Tablebase};
+use super::value::{Codes, stuck_value};
 use super::value::{MAX_DISTANCE, Value};
-use crate::rules::{Bitboard, Move, MoveList, NoMoves, Player, Position, Rules};
+use crate::rules::{Bitboard, Move, MoveList, Player, Rules};
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 /// A position's state while its pair is being solved. Final values first,
@@ -62,31 +64,6 @@ impl Side {
     #[inline(always)]
     fn pending(&self, i: usize) -> &AtomicU32 {
         &self.pending[i / CHUNK as usize]
-    }
-}
-
-/// Builds the position of `class` with these cells, its mover as White.
-#[inline(always)]
-pub(crate) fn position(class: Class, mover: Bitboard, opponent: Bitboard) -> Position {
-    Position::from_parts(
-        [mover, opponent],
-        [class.mover_hand, class.opponent_hand],
-        Player::White,
-        0,
-        1,
-    )
-}
-
-/// The value of a position with no legal move.
-pub(crate) fn stuck_value(rules: &Rules, pos: &Position) -> Value {
-    let us = pos.side_to_move();
-    match rules.variant().no_moves {
-        NoMoves::Loses => Value::Loss(0),
-        NoMoves::MorePieces => match pos.total(us).cmp(&pos.total(!us)) {
-            std::cmp::Ordering::Less => Value::Loss(0),
-            std::cmp::Ordering::Equal => Value::Draw,
-            std::cmp::Ordering::Greater => Value::Win(0),
-        },
     }
 }
 

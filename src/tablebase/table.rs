@@ -3,7 +3,7 @@
 use super::class::Class;
 use super::index::ClassIndex;
 use super::mapped::{Decode, MappedClass};
-use super::value::{MAX_DISTANCE, Metric, Value, Wdl};
+use super::value::{Codes, MAX_DISTANCE, Metric, Value, Wdl};
 use crate::rules::{MoveList, Position, Rules};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -62,51 +62,6 @@ mod recent {
             Wdl::Loss => 3,
         };
         entries()[slot(key)].store((key & !3) | symbol, Ordering::Relaxed);
-    }
-}
-
-/// The values of a class, one byte each when every code fits.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Codes {
-    Narrow(Vec<u8>),
-    Wide(Vec<u16>),
-}
-
-impl Codes {
-    /// Stores `codes` in the narrowest width that holds them all.
-    pub fn from_wide(codes: Vec<u16>) -> Codes {
-        if codes.iter().all(|&c| c <= u16::from(u8::MAX)) {
-            Codes::Narrow(codes.into_iter().map(|c| c as u8).collect())
-        } else {
-            Codes::Wide(codes)
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        match self {
-            Codes::Narrow(v) => v.len(),
-            Codes::Wide(v) => v.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Bytes per value.
-    pub fn width(&self) -> usize {
-        match self {
-            Codes::Narrow(_) => 1,
-            Codes::Wide(_) => 2,
-        }
-    }
-
-    #[inline(always)]
-    pub fn get(&self, i: usize) -> u16 {
-        match self {
-            Codes::Narrow(v) => u16::from(v[i]),
-            Codes::Wide(v) => v[i],
-        }
     }
 }
 
@@ -192,7 +147,7 @@ impl Table {
     /// Position `index` of the class, its side to move as White.
     pub fn position(&self, index: u64) -> Position {
         let (mover, opponent) = self.index.cells(index);
-        super::retrograde::position(self.class(), mover, opponent)
+        super::index::position(self.class(), mover, opponent)
     }
 }
 
@@ -468,7 +423,7 @@ impl Tablebase {
             return None;
         }
         if list.is_empty() {
-            return Some(super::retrograde::stuck_value(&self.rules, pos));
+            return Some(super::value::stuck_value(&self.rules, pos));
         }
         let mut best = None;
         for mv in list.iter() {

@@ -1,6 +1,6 @@
 //! The exact value of a position for the side to move.
 
-use crate::rules::Position;
+use crate::rules::{NoMoves, Position, Rules};
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -166,6 +166,64 @@ impl fmt::Display for Value {
             Value::Draw => f.write_str("draw"),
             Value::Loss(d) => write!(f, "loss in {d}"),
         }
+    }
+}
+
+/// The values of a class, one byte each when every code fits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Codes {
+    Narrow(Vec<u8>),
+    Wide(Vec<u16>),
+}
+
+impl Codes {
+    /// Stores `codes` in the narrowest width that holds them all.
+    pub fn from_wide(codes: Vec<u16>) -> Codes {
+        if codes.iter().all(|&c| c <= u16::from(u8::MAX)) {
+            Codes::Narrow(codes.into_iter().map(|c| c as u8).collect())
+        } else {
+            Codes::Wide(codes)
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Codes::Narrow(v) => v.len(),
+            Codes::Wide(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per value.
+    pub fn width(&self) -> usize {
+        match self {
+            Codes::Narrow(_) => 1,
+            Codes::Wide(_) => 2,
+        }
+    }
+
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            Codes::Narrow(v) => u16::from(v[i]),
+            Codes::Wide(v) => v[i],
+        }
+    }
+}
+
+/// The value of a position with no legal move.
+pub fn stuck_value(rules: &Rules, pos: &Position) -> Value {
+    let us = pos.side_to_move();
+    match rules.variant().no_moves {
+        NoMoves::Loses => Value::Loss(0),
+        NoMoves::MorePieces => match pos.total(us).cmp(&pos.total(!us)) {
+            std::cmp::Ordering::Less => Value::Loss(0),
+            std::cmp::Ordering::Equal => Value::Draw,
+            std::cmp::Ordering::Greater => Value::Win(0),
+        },
     }
 }
 

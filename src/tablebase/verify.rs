@@ -3,9 +3,10 @@
 //! of how the solver got there (un-steps, counters, levels).
 
 use super::class::Class;
-use super::retrograde::{position, stuck_value};
+use super::index::position;
 use super::table::Tablebase;
 use super::value::Value;
+use super::value::stuck_value;
 use crate::rules::{MoveList, Player};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -8,13 +8,9 @@
 //! `live` publishes the games in progress beside them.
 
 pub mod cli;
-pub mod engine_process;
 pub mod game;
-pub mod interrupt;
-pub mod live;
 pub mod openings;
 pub mod progress;
-pub mod records;
 pub mod resume;
 pub mod runner;
 pub mod schedule;
@@ -25,8 +21,9 @@ pub mod tally;
 pub use cli::{MatchArgs, MatchConfig, parse_args};
 pub use runner::{MatchReport, PlayedGame, run_match};
 
+use crate::client::interrupt;
+use crate::client::records::{self, GameResult};
 use anyhow::{Context, Result, bail, ensure};
-use records::GameResult;
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
 use tally::PairTally;

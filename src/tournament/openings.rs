@@ -3,7 +3,7 @@
 //! position text or a move list from the start. Every opening is played twice
 //! with colours swapped (see schedule).
 
-use super::records::GameRecord;
+use crate::client::records::GameRecord;
 use crate::rng::SplitMix64;
 use crate::rules::{Game, MoveList, Player, Rules};
 use anyhow::{Context, Result, bail};

@@ -11,8 +11,8 @@
 //! counted twice. Tags written before checksums (three words) are read as
 //! they are.
 
-use super::records::{GameRecord, GameResult, RecordError, RecordReader};
 use super::schedule::Shard;
+use crate::client::records::{GameRecord, GameResult, RecordError, RecordReader};
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{BufRead, BufReader};

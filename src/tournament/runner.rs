@@ -13,16 +13,16 @@
 //! then dropped.
 
 use super::cli::MatchConfig;
-use super::engine_process::{EngineError, EngineProcess};
 use super::game::{self, Forfeit, GameReport, Termination, TimeControl};
-use super::interrupt;
-use super::live::LiveGames;
 use super::progress::Progress;
-use super::records::{GameRecord, GameResult};
 use super::resume::{self, RunId};
 use super::schedule::{self, Job};
 use super::stats::{self, SprtResult};
 use super::tally::PairTally;
+use crate::client::engine_process::{EngineError, EngineProcess};
+use crate::client::interrupt;
+use crate::client::live::LiveGames;
+use crate::client::records::{GameRecord, GameResult};
 use crate::rules::{Outcome, Player};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;

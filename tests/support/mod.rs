@@ -9,6 +9,23 @@ use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_yote");
 
+/// The scriptable misbehaving engine (tests/support/fake_engine.rs), built
+/// by `cargo test` as an example beside the test binaries' `deps/` folder.
+pub fn fake_engine() -> String {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps");
+    let fake = profile_dir.join("examples").join("yote-fake-engine");
+    assert!(
+        fake.exists(),
+        "{} is missing: run the whole `cargo test` (it builds examples) or `cargo build --example yote-fake-engine` with the same profile",
+        fake.display()
+    );
+    fake.to_string_lossy().into_owned()
+}
+
 /// Generous: the machine is shared and noisy; these catch hangs, not speed.
 pub const PATIENCE: Duration = Duration::from_secs(10);
 

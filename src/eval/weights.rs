@@ -5,7 +5,7 @@
 //! `eval::FEATURE_NAMES`): `[on move opening, on move endgame, waiting
 //! opening, waiting endgame]`.
 
-use super::eval::FEATURES;
+use super::terms::FEATURES;
 
 /// Per-feature weights of one rule family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

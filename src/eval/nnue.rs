@@ -29,7 +29,7 @@
 //! difference is taken lazily, when a position is evaluated, from the
 //! nearest ancestor whose accumulator is known (`NnueStack`).
 
-use super::eval::{PROGRESS_CAP, PROGRESS_SPAN};
+use super::terms::{PROGRESS_CAP, PROGRESS_SPAN};
 use crate::rules::{NoMoves, Player, Position, Removal, Rules, Variant, WinCondition};
 use std::sync::OnceLock;
 
@@ -109,7 +109,7 @@ pub struct Network {
 }
 
 #[derive(Debug, PartialEq, Eq)]
-pub enum FormatError {
+pub enum NetworkFileError {
     TooShort,
     BadMagic,
     Version(u32),
@@ -120,28 +120,28 @@ pub enum FormatError {
     Checksum { stored: u32, computed: u32 },
 }
 
-impl std::fmt::Display for FormatError {
+impl std::fmt::Display for NetworkFileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FormatError::TooShort => write!(f, "network file too short"),
-            FormatError::BadMagic => write!(f, "not a Yoté network file"),
-            FormatError::Version(v) => write!(
+            NetworkFileError::TooShort => write!(f, "network file too short"),
+            NetworkFileError::BadMagic => write!(f, "not a Yoté network file"),
+            NetworkFileError::Version(v) => write!(
                 f,
                 "network format version {v}, this engine reads {FORMAT_VERSION}"
             ),
-            FormatError::Shape { inputs, hidden } => write!(
+            NetworkFileError::Shape { inputs, hidden } => write!(
                 f,
                 "network shape {inputs}x{hidden}, this engine has {INPUTS}x{HIDDEN}"
             ),
-            FormatError::Kind(k) => write!(f, "network kind {k}, this engine reads 0 and 1"),
-            FormatError::RuleSets(n) => write!(
+            NetworkFileError::Kind(k) => write!(f, "network kind {k}, this engine reads 0 and 1"),
+            NetworkFileError::RuleSets(n) => write!(
                 f,
                 "network trained for {n} rule sets, at most {MAX_RULE_SETS}"
             ),
-            FormatError::Length { expected, found } => {
+            NetworkFileError::Length { expected, found } => {
                 write!(f, "network file of {found} bytes, expected {expected}")
             }
-            FormatError::Checksum { stored, computed } => write!(
+            NetworkFileError::Checksum { stored, computed } => write!(
                 f,
                 "network checksum {stored:08x} stored, {computed:08x} computed"
             ),
@@ -194,35 +194,35 @@ impl Network {
     /// first-layer weights `[input][hidden]` and biases (i16); output
     /// weights, side to move's half first (i16); output bias (i32); CRC-32
     /// of everything before it (u32).
-    pub fn read(bytes: &[u8]) -> Result<Network, FormatError> {
+    pub fn read(bytes: &[u8]) -> Result<Network, NetworkFileError> {
         if bytes.len() < HEADER_LEN + 4 {
-            return Err(FormatError::TooShort);
+            return Err(NetworkFileError::TooShort);
         }
         if &bytes[..8] != MAGIC {
-            return Err(FormatError::BadMagic);
+            return Err(NetworkFileError::BadMagic);
         }
         let mut r = Reader { bytes: &bytes[8..] };
         let version = r.u32();
         if version != FORMAT_VERSION {
-            return Err(FormatError::Version(version));
+            return Err(NetworkFileError::Version(version));
         }
         let (inputs, hidden, cp_per_unit) = (r.u32(), r.u32(), r.u32());
         if inputs as usize != INPUTS || hidden as usize != HIDDEN {
-            return Err(FormatError::Shape { inputs, hidden });
+            return Err(NetworkFileError::Shape { inputs, hidden });
         }
         let kind = match r.u32() {
             0 => Kind::Whole,
             1 => Kind::Correction,
-            k => return Err(FormatError::Kind(k)),
+            k => return Err(NetworkFileError::Kind(k)),
         };
         let rule_sets = r.u32();
         if rule_sets > MAX_RULE_SETS {
-            return Err(FormatError::RuleSets(rule_sets));
+            return Err(NetworkFileError::RuleSets(rule_sets));
         }
         let expected =
             HEADER_LEN + 4 * rule_sets as usize + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4 + 4;
         if bytes.len() != expected {
-            return Err(FormatError::Length {
+            return Err(NetworkFileError::Length {
                 expected,
                 found: bytes.len(),
             });
@@ -231,7 +231,7 @@ impl Network {
         let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
         let computed = crc32fast::hash(body);
         if stored != computed {
-            return Err(FormatError::Checksum { stored, computed });
+            return Err(NetworkFileError::Checksum { stored, computed });
         }
         let trained = (0..rule_sets).map(|_| r.u32()).collect();
         let ft_weights = (0..INPUTS).map(|_| r.i16s::<HIDDEN>()).collect();
@@ -269,7 +269,7 @@ impl Network {
         let own = shrink(self.centipawns(acc, pos.side_to_move()), pos);
         match self.kind {
             Kind::Whole => own,
-            Kind::Correction => own + super::eval::evaluate(rules, pos),
+            Kind::Correction => own + super::terms::evaluate(rules, pos),
         }
     }
 
@@ -610,36 +610,42 @@ mod tests {
         bytes[last] ^= 1;
         assert!(matches!(
             Network::read(&bytes),
-            Err(FormatError::Checksum { .. })
+            Err(NetworkFileError::Checksum { .. })
         ));
         assert_eq!(
             Network::read(&bytes[..20]).err(),
-            Some(FormatError::TooShort)
+            Some(NetworkFileError::TooShort)
         );
         assert_eq!(
             Network::read(&bytes[..bytes.len() - 2]).err(),
-            Some(FormatError::Length {
+            Some(NetworkFileError::Length {
                 expected: bytes.len(),
                 found: bytes.len() - 2
             })
         );
         let mut other = EMBEDDED.to_vec();
         other[8] = 9;
-        assert_eq!(Network::read(&other).err(), Some(FormatError::Version(9)));
+        assert_eq!(
+            Network::read(&other).err(),
+            Some(NetworkFileError::Version(9))
+        );
         let mut kind = EMBEDDED.to_vec();
         kind[24] = 7;
         let end = kind.len() - 4;
         let crc = crc32fast::hash(&kind[..end]).to_le_bytes();
         kind[end..].copy_from_slice(&crc);
-        assert_eq!(Network::read(&kind).err(), Some(FormatError::Kind(7)));
+        assert_eq!(Network::read(&kind).err(), Some(NetworkFileError::Kind(7)));
         let mut sets = EMBEDDED.to_vec();
         sets[28..32].copy_from_slice(&(MAX_RULE_SETS + 1).to_le_bytes());
         assert_eq!(
             Network::read(&sets).err(),
-            Some(FormatError::RuleSets(MAX_RULE_SETS + 1))
+            Some(NetworkFileError::RuleSets(MAX_RULE_SETS + 1))
         );
         other[0] = b'X';
-        assert_eq!(Network::read(&other).err(), Some(FormatError::BadMagic));
+        assert_eq!(
+            Network::read(&other).err(),
+            Some(NetworkFileError::BadMagic)
+        );
     }
 
     #[test]

@@ -18,15 +18,15 @@
 //! (`search::tables::Prober`), with the game's moves as history.
 
 use crate::analysis::GameInput;
+use crate::client::records::{GameRecord, GameResult};
+use crate::eval::weights::Weights;
+use crate::eval::{self, FEATURE_NAMES, FEATURES, Family, PHASE_MAX, PROGRESS_SPAN};
 use crate::rng::SplitMix64;
 use crate::rules::{Game, Player, Position, Rules, Variant};
-use crate::search::eval::{self, FEATURE_NAMES, FEATURES, Family, PHASE_MAX, PROGRESS_SPAN};
-use crate::search::eval_weights::Weights;
 use crate::search::tables::{Prober, Tables};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Score, SearchEvent, SearchOptions, SearchRequest, Signals, driver};
 use crate::tablebase::{self, file::table_rules};
-use crate::tournament::records::{GameRecord, GameResult};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 use std::io::Write;
@@ -174,7 +174,7 @@ fn dump(args: &TuneArgs, path: &std::path::Path) -> Result<()> {
             })?),
         };
     let (samples, exact) = collect(args, family, |rules, pos| {
-        let inputs = crate::search::nnue::training_inputs(rules, pos)?;
+        let inputs = crate::eval::nnue::training_inputs(rules, pos)?;
         let list = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
         let position = format!("{}\t{}", rules.variant().spec(), rules.position_text(pos));
         let fitted = eval::evaluate(rules, pos);
@@ -514,7 +514,7 @@ fn descend(set: &[Sample], y: &[f64], start: &[f64], k: f64, args: &TuneArgs) ->
     w
 }
 
-/// The fitted weights as the Rust constant for `eval_weights.rs`.
+/// The fitted weights as the Rust constant for `src/eval/weights.rs`.
 fn weights_source(family: Family, w: &[f64]) -> String {
     let mut out = format!(
         "/// Fitted by `yote tune --family {}`.\npub const FITTED_{}: Weights = Weights([\n",
@@ -748,7 +748,7 @@ mod tests {
         run(args).unwrap();
         let text = std::fs::read_to_string(&out).unwrap();
         let fields: Vec<&str> = text.trim_end().split('\t').collect();
-        let inputs = crate::search::nnue::training_inputs(&rules, &pos).unwrap();
+        let inputs = crate::eval::nnue::training_inputs(&rules, &pos).unwrap();
         let list = |v: &[u16]| v.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
         assert_eq!(text.lines().count(), 1, "{text}");
         assert_eq!(fields[0], Variant::STANDARD.spec());

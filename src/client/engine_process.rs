@@ -11,7 +11,7 @@
 //! Nothing an engine says is trusted beyond the protocol tokens the runner
 //! needs; unknown lines are skipped, as GUIs do.
 
-use super::game::TimeControl;
+use super::clock::TimeControl;
 use super::interrupt;
 use crate::rules::{Position, Rules, Variant};
 use std::fmt;

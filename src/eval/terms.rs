@@ -8,7 +8,7 @@
 //! opening and endgame (tapered by the pieces still in hand), and one pair
 //! for the colour on move, one for the colour waiting, which is how tempo
 //! and zugzwang enter. The weights are fitted to game data per rule family
-//! (`yote tune`, docs/search.md) and live in `eval_weights.rs`.
+//! (`yote tune`, docs/search.md) and live in `weights.rs`.
 //!
 //! Last, the whole value shrinks as plies pass without a capture
 //! (`progress`): a side that is ahead prefers the line that captures sooner
@@ -17,7 +17,7 @@
 //! Every term is shown by `explain` (the protocol's `eval` command);
 //! `evaluate` is the same sum without building the list.
 
-use super::eval_weights::{FAMILY_WEIGHTS, Weights};
+use super::weights::{FAMILY_WEIGHTS, Weights};
 use crate::rules::{Bitboard, Direction, Geometry, Player, Position, Removal, Rules, WinCondition};
 
 /// One named term of the evaluation, from each colour's own point of view;

@@ -2,12 +2,12 @@
 //! lands: two engine configurations play pairs of games from seeded random
 //! openings, each opening once with each colour, refereed by `Game`.
 
-use super::alphabeta::Features;
-use super::driver;
-use super::tt::TranspositionTable;
-use super::{Limits, PlayStyle, SearchOptions, SearchRequest, Signals};
 use crate::rng::SplitMix64;
 use crate::rules::{Game, MoveList, Outcome, Player, Rules};
+use crate::search::alphabeta::Features;
+use crate::search::driver;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, PlayStyle, SearchOptions, SearchRequest, Signals};
 
 /// Games longer than this are adjudicated drawn (most presets have no
 /// draw rule, and stepping back and forth can go on for ever).

@@ -24,10 +24,11 @@
 //! one search thread), whatever `--concurrency`. So a run resumed from its
 //! state file ends exactly where an uninterrupted one does.
 
+use crate::client::interrupt;
 use crate::rng::SplitMix64;
 use crate::search::params::{self, PARAMS, Param};
 use crate::tournament::cli::MoveLimits;
-use crate::tournament::{self, MatchConfig, interrupt};
+use crate::tournament::{self, MatchConfig};
 use anyhow::{Context, Result, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
