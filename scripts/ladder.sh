@@ -11,6 +11,13 @@
 #   scripts/ladder.sh --check 800 2000   # UCI_Elo 800 and 2000 against the
 #                                        # levels rated around them
 #   CONCURRENCY=1 ONLY=... scripts/ladder.sh &   # two runs side by side
+#   scripts/ladder.sh --refit            # play what is missing, fit, and write
+#                                        # src/search/ladder.rs (the table the
+#                                        # engine embeds); SHARD=2/4 plays only
+#                                        # every 4th pair from the 2nd (a cluster
+#                                        # task) and fits nothing
+#   scripts/ladder.sh --drift            # UCI_Elo pairs 400 apart; exits 1 when
+#                                        # a difference is off by more than TOL
 #
 # Every pair's games go to ${OUT:-ladder}/<pair>.pgn. An interrupted run
 # (Ctrl-C) continues where it stopped when started again with the same
@@ -97,11 +104,61 @@ if [[ "${1:-}" == "--check" ]]; then
     exit
 fi
 
+# UCI_Elo A against B for each pair A/B (default 400 apart across the
+# range), GAMES games at the clock in DRIFT_CLOCK (match flags, default
+# `--tc 1+0.01`); prints B's measured lead over A with its interval and
+# fails when it is further than TOL (default 100) from B - A.
+if [[ "${1:-}" == "--drift" ]]; then
+    shift
+    C=${CHECK_ENGINE:-target/release/yote}
+    [[ -n "${CHECK_ENGINE:-}" ]] || cargo build --release --quiet
+    read -r -a clock <<<"${DRIFT_CLOCK:---tc 1+0.01}"
+    tol=${TOL:-100}
+    pairs=("$@")
+    ((${#pairs[@]})) || pairs=(1000/1400 1400/1800 1800/2200 2200/2600)
+    tag=$(echo "${clock[*]}" | tr -c 'A-Za-z0-9.+\n' '_')
+    failed=0
+    printf '%-11s %-16s %6s  %s\n' pair clock games "B - A (Elo, 95%)" >&2
+    for pair in "${pairs[@]}"; do
+        a=${pair%/*} b=${pair#*/}
+        pgn="$OUT/drift-$a-$b-$tag.pgn"
+        resume=()
+        [[ -s "$pgn" ]] && resume=(--resume)
+        "$E" match --games "$GAMES" --seed "$a" "${clock[@]}" --max-plies 200 \
+            --resign cp=800,plies=6 --timeout-margin 500 --concurrency "${CONCURRENCY:-2}" "${resume[@]}" \
+            --engine "name=E$a,cmd=$C,option.UCI_LimitStrength=true,option.UCI_Elo=$a" \
+            --engine "name=E$b,cmd=$C,option.UCI_LimitStrength=true,option.UCI_Elo=$b" \
+            --pgn "$pgn" --quiet >"$OUT/drift-$a-$b-$tag.txt"
+        # The first engine's pentanomial Elo, negated: B's lead over A.
+        read -r elo err < <(awk '/pentanomial:/ { e = $3; sub(/,$/, "", $5); print -e, $5; exit }' \
+            "$OUT/drift-$a-$b-$tag.txt")
+        verdict=ok
+        if ! awk -v d="$elo" -v want=$((b - a)) -v tol="$tol" 'BEGIN { exit !(d != "" && d - want <= tol && want - d <= tol) }'; then
+            verdict="OFF (more than $tol from $((b - a)))"
+            failed=1
+        fi
+        printf '%-11s %-16s %6s  %+.0f ± %s  %s\n' "$pair" "${clock[*]}" "$GAMES" "$elo" "$err" "$verdict"
+    done
+    exit $failed
+fi
+
 if [[ "${1:-}" != "--rescore" ]]; then
     seed=0
+    index=0
     for pair in $PAIRS; do
         seed=$((seed + 1))
+        index=$((index + 1))
         if [[ -n "${ONLY:-}" && " $ONLY " != *" $pair "* ]]; then
+            continue
+        fi
+        # SHARD=k/n: this task plays the pairs k, k+n, k+2n, ... of PAIRS.
+        if [[ -n "${SHARD:-}" ]] && (((index - 1) % ${SHARD#*/} != ${SHARD%/*} - 1)); then
+            continue
+        fi
+        # TOP=carry leaves out the one pair played at full strength, the
+        # ladder's dearest (about 100 s a game): the refit then keeps the
+        # embedded gap between levels 19 and 20.
+        if [[ "${TOP:-}" == carry && $pair == L19-L20 ]]; then
             continue
         fi
         pgn="$OUT/$pair.pgn"
@@ -124,5 +181,44 @@ if [[ "${1:-}" != "--rescore" ]]; then
             --pgn "$pgn" --quiet >"$OUT/$pair.txt"
         head -2 "$OUT/$pair.txt" >&2
     done
+fi
+[[ -n "${SHARD:-}" ]] && exit 0
+if [[ "${1:-}" == "--refit" ]]; then
+    # Each level's rating with the random player at 0, in level order; a
+    # level rated no higher than the one below it (the lowest levels lie
+    # within noise of each other) is set one above it, so the table rises.
+    embedded=$(sed -n '/LADDER: \[u32; 21\] = \[/,/\];/p' src/search/ladder.rs | tr -cs '0-9' ' ')
+    read -r -a old <<<"$embedded"
+    old=("${old[@]:2}") # drop the "32" and "21" of the type
+    table=$(standings | awk -v top="${old[20]} ${old[19]}" '
+        $2 ~ /^L[0-9]+$/ { r[substr($2, 2) + 0] = $3 + 0 }
+        END {
+            split(top, t, " ")
+            if (!(20 in r)) { r[20] = r[19] + (t[1] - t[2]); carried = 1 }
+            for (k = 0; k <= 20; k++) {
+                if (!(k in r) || r[k] != r[k] || r[k] > 100000) {
+                    print "level " k " has no finite rating: play more games" > "/dev/stderr"; exit 1
+                }
+                v = int(r[k] + 0.5)
+                if (k > 0 && v <= prev) v = prev + 1
+                printf "%s%d", (k ? "," : ""), v
+                prev = v
+            }
+            print ""
+            if (carried) print "level 20: not played, kept " t[1] - t[2] " above level 19" > "/dev/stderr"
+        }')
+    games=$(cat "$OUT"/*.pgn 2>/dev/null | grep -c '^\[Result ' || true)
+    {
+        echo "//! The strength ladder (docs/strength.md): the Elo of \`Skill Level\` 0, 1,"
+        echo "//! … 20 with the random player at 0, standard rules, 1 s a move."
+        echo "//! \`UCI_Elo\` is interpolated in it. Written by \`scripts/ladder.sh --refit\`."
+        echo
+        echo "/// Fitted on $(date -u +%Y-%m-%d) to $games ladder games$( [[ "${TOP:-}" == carry ]] && echo ", level 20 kept at its earlier gap above level 19")."
+        echo "pub const LADDER: [u32; 21] = [$(echo "$table" | sed 's/,/, /g')];"
+    } >src/search/ladder.rs
+    rustfmt --edition 2024 src/search/ladder.rs
+    echo "wrote src/search/ladder.rs; to check it before rebuilding:" >&2
+    echo "YOTE_LADDER=$table"
+    exit 0
 fi
 standings

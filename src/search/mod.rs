@@ -9,6 +9,7 @@ pub mod alphabeta;
 pub mod baseline;
 pub mod bench;
 pub mod driver;
+pub mod ladder;
 pub mod ordering;
 pub mod params;
 pub mod score;

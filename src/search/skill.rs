@@ -57,13 +57,69 @@ const SCORED_ROOT_VISITS: usize = 16_384;
 const LAST_CAPPED: f64 = 19.0;
 const FULL_NODES: f64 = 4_000_000.0;
 
-/// The strength ladder measured by `scripts/ladder.sh` (docs/strength.md):
-/// the Elo of `Skill Level` 0, 1, ... 20 with the random player at 0,
-/// standard rules, 1 s a move. `UCI_Elo` is interpolated in it.
-pub const LADDER: [u32; MAX_LEVEL as usize + 1] = [
-    633, 647, 668, 737, 851, 1008, 1242, 1568, 1852, 2008, 2102, 2191, 2217, 2291, 2405, 2508,
-    2592, 2666, 2720, 2760, 2903,
-];
+pub use super::ladder::LADDER;
+
+/// The environment variable that replaces the embedded ladder for a
+/// process: a refit is checked by matches before it is embedded
+/// (`scripts/ladder.sh --refit`). Only the interpolation changes; the
+/// option's range stays the embedded one.
+pub const LADDER_ENV: &str = "YOTE_LADDER";
+
+/// Why a ladder text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LadderError {
+    Count(usize),
+    NotANumber(String),
+    NotRising { level: usize },
+}
+
+impl std::fmt::Display for LadderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LadderError::Count(n) => {
+                write!(f, "{n} ratings, one for each of the {LEVELS} levels needed")
+            }
+            LadderError::NotANumber(t) => write!(f, "'{t}' is not a rating"),
+            LadderError::NotRising { level } => {
+                write!(f, "level {level} is not rated above level {}", level - 1)
+            }
+        }
+    }
+}
+
+const LEVELS: usize = MAX_LEVEL as usize + 1;
+
+/// Reads `633,647,…` (one rating per level, rising).
+pub fn parse_ladder(text: &str) -> Result<[u32; LEVELS], LadderError> {
+    let ratings = text
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| LadderError::NotANumber(t.trim().to_string()))
+        })
+        .collect::<Result<Vec<u32>, _>>()?;
+    let ladder: [u32; LEVELS] = ratings
+        .try_into()
+        .map_err(|r: Vec<u32>| LadderError::Count(r.len()))?;
+    match ladder.windows(2).position(|w| w[0] >= w[1]) {
+        Some(i) => Err(LadderError::NotRising { level: i + 1 }),
+        None => Ok(ladder),
+    }
+}
+
+/// The ladder `UCI_Elo` is interpolated in: `LADDER`, unless `YOTE_LADDER`
+/// holds a valid one (a bad one is reported once on stderr and ignored).
+pub fn ladder() -> &'static [u32; LEVELS] {
+    static ACTIVE: std::sync::OnceLock<[u32; LEVELS]> = std::sync::OnceLock::new();
+    ACTIVE.get_or_init(|| match std::env::var(LADDER_ENV) {
+        Err(_) => LADDER,
+        Ok(text) => parse_ladder(&text).unwrap_or_else(|e| {
+            log::warn!("{LADDER_ENV} ignored: {e}");
+            LADDER
+        }),
+    })
+}
 
 /// The lowest `UCI_Elo` accepted; below level 0's rating the engine plays
 /// level 0 (a test keeps that within 100 Elo of the number asked for).
@@ -88,10 +144,14 @@ impl Skill {
     /// The level whose measured rating is `elo`, interpolated between the
     /// ladder's levels; none from `MAX_ELO` up.
     pub fn from_elo(elo: u32) -> Option<Skill> {
-        let elo = elo.max(LADDER[0]);
-        let below = LADDER.iter().rposition(|&rating| rating <= elo)?;
-        let above = *LADDER.get(below + 1)?;
-        let share = f64::from(elo - LADDER[below]) / f64::from(above - LADDER[below]);
+        Skill::on_ladder(elo, ladder())
+    }
+
+    fn on_ladder(elo: u32, ladder: &[u32; LEVELS]) -> Option<Skill> {
+        let elo = elo.max(ladder[0]);
+        let below = ladder.iter().rposition(|&rating| rating <= elo)?;
+        let above = *ladder.get(below + 1)?;
+        let share = f64::from(elo - ladder[below]) / f64::from(above - ladder[below]);
         Some(Skill {
             level: below as f64 + share,
         })
@@ -338,6 +398,28 @@ mod tests {
             assert!(level > last, "{elo}");
             last = level;
         }
+    }
+
+    #[test]
+    fn a_ladder_text_is_checked_before_use() {
+        let text: Vec<String> = LADDER.iter().map(u32::to_string).collect();
+        assert_eq!(parse_ladder(&text.join(",")), Ok(LADDER));
+        assert_eq!(parse_ladder("1,2,3"), Err(LadderError::Count(3)));
+        let mut flat = LADDER;
+        flat[5] = flat[4];
+        let text: Vec<String> = flat.iter().map(u32::to_string).collect();
+        assert_eq!(
+            parse_ladder(&text.join(",")),
+            Err(LadderError::NotRising { level: 5 })
+        );
+        assert!(matches!(parse_ladder("1,x"), Err(LadderError::NotANumber(t)) if t == "x"));
+        // Another ladder moves the same rating to another level.
+        let mut doubled = LADDER;
+        doubled.iter_mut().for_each(|r| *r *= 2);
+        let elo = LADDER[10];
+        assert!((Skill::on_ladder(elo, &LADDER).unwrap().level() - 10.0).abs() < 1e-9);
+        let level = Skill::on_ladder(elo, &doubled).unwrap().level();
+        assert!((5.0..6.0).contains(&level), "{level}");
     }
 
     #[test]
