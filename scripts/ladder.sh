@@ -216,7 +216,7 @@ if [[ "${1:-}" == "--refit" ]]; then
         echo "/// Fitted on $(date -u +%Y-%m-%d) to $games ladder games$( [[ "${TOP:-}" == carry ]] && echo ", level 20 kept at its earlier gap above level 19")."
         echo "pub const LADDER: [u32; 21] = [$(echo "$table" | sed 's/,/, /g')];"
     } >src/search/ladder.rs
-    rustfmt --edition 2024 src/search/ladder.rs
+    if command -v rustfmt >/dev/null; then rustfmt --edition 2024 src/search/ladder.rs; fi
     echo "wrote src/search/ladder.rs; to check it before rebuilding:" >&2
     echo "YOTE_LADDER=$table"
     exit 0
