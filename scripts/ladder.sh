@@ -187,6 +187,8 @@ if [[ "${1:-}" == "--refit" ]]; then
     # Each level's rating with the random player at 0, in level order; a
     # level rated no higher than the one below it (the lowest levels lie
     # within noise of each other) is set one above it, so the table rises.
+    # The table goes to LADDER_RS (default: the one the engine embeds).
+    target=${LADDER_RS:-src/search/ladder.rs}
     embedded=$(sed -n '/LADDER: \[u32; 21\] = \[/,/\];/p' src/search/ladder.rs | tr -cs '0-9' ' ')
     read -r -a old <<<"$embedded"
     old=("${old[@]:2}") # drop the "32" and "21" of the type
@@ -215,9 +217,9 @@ if [[ "${1:-}" == "--refit" ]]; then
         echo
         echo "/// Fitted on $(date -u +%Y-%m-%d) to $games ladder games$( [[ "${TOP:-}" == carry ]] && echo ", level 20 kept at its earlier gap above level 19")."
         echo "pub const LADDER: [u32; 21] = [$(echo "$table" | sed 's/,/, /g')];"
-    } >src/search/ladder.rs
-    if command -v rustfmt >/dev/null; then rustfmt --edition 2024 src/search/ladder.rs; fi
-    echo "wrote src/search/ladder.rs; to check it before rebuilding:" >&2
+    } >"$target"
+    if command -v rustfmt >/dev/null; then rustfmt --edition 2024 "$target"; fi
+    echo "wrote $target; to check it before rebuilding:" >&2
     echo "YOTE_LADDER=$table"
     exit 0
 fi

@@ -2,6 +2,7 @@
 //! suites run here against the engine this build made.
 
 use std::process::Command;
+use yote::search::skill::{MAX_ELO, MIN_ELO};
 
 #[test]
 fn python_client_module_suite_passes() {
@@ -50,6 +51,7 @@ fn ladder_script_plays_rates_and_checks() {
         );
         stdout
     };
+    let range = format!("outside the engine's range {MIN_ELO}..{MAX_ELO}");
     let standings = run(&[]);
     assert!(
         standings.starts_with("Elo relative to random (0)"),
@@ -91,14 +93,11 @@ fn ladder_script_plays_rates_and_checks() {
         Some(pair) => {
             let between = ((pair[0] + pair[1]) / 2.0).round() as i64;
             // Eight games a pair may rate the levels below UCI_Elo's least
-            // value (600), which the engine refuses: the script says so.
-            if between < 600 {
+            // value, which the engine refuses: the script says so.
+            if between < i64::from(MIN_ELO) {
                 let out = ladder(&["--check", &between.to_string()]);
                 let stderr = String::from_utf8_lossy(&out.stderr);
-                assert!(
-                    out.status.success() && stderr.contains("outside the engine's range 600..2903"),
-                    "{stderr}"
-                );
+                assert!(out.status.success() && stderr.contains(&range), "{stderr}");
             } else {
                 let checked = run(&["--check", &between.to_string()]);
                 assert!(checked.contains(&format!(" E{between} ")), "{checked}");
@@ -117,10 +116,70 @@ fn ladder_script_plays_rates_and_checks() {
     let out = ladder(&["--check", "5000"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        out.status.success()
-            && stderr.contains("UCI_Elo 5000: outside the engine's range 600..2903"),
+        out.status.success() && stderr.contains(&format!("UCI_Elo 5000: {range}")),
         "{stderr}"
     );
+
+    // --drift: one line per pair, and the exit status is the verdict: any
+    // difference is within an enormous tolerance, none within a negative one.
+    let drift = |tol: &str| {
+        Command::new("bash")
+            .arg(format!("{root}/scripts/ladder.sh"))
+            .args(["--drift", "600/1000"])
+            .env("GAMES", "4")
+            .env("TOL", tol)
+            .env("DRIFT_CLOCK", "--nodes 500")
+            .env("OUT", &out_dir)
+            .env("CHECK_ENGINE", env!("CARGO_BIN_EXE_yote"))
+            .output()
+            .expect("run bash")
+    };
+    let wide = drift("100000");
+    let line = String::from_utf8_lossy(&wide.stdout).to_string();
+    assert!(
+        line.starts_with("600/1000") && line.contains("--nodes 500"),
+        "{line}"
+    );
+    assert_eq!(wide.status.success(), line.contains(" ok"), "{line}");
+    let none = drift("-1");
+    let line = String::from_utf8_lossy(&none.stdout).to_string();
+    assert!(!none.status.success() && line.contains("OFF"), "{line}");
+
+    // --refit on a partial ladder names the first level it cannot rate and
+    // writes no table; a shard plays its own pairs and fits nothing.
+    let table = out_dir.join("ladder.rs");
+    let refit = Command::new("bash")
+        .arg(format!("{root}/scripts/ladder.sh"))
+        .arg("--refit")
+        .env("GAMES", "8")
+        .env("ONLY", "random-L0 L0-L1 L1-L2")
+        .env("OUT", &out_dir)
+        .env("LADDER_RS", &table)
+        .current_dir(root)
+        .output()
+        .expect("run bash");
+    let stderr = String::from_utf8_lossy(&refit.stderr);
+    assert!(
+        !refit.status.success() && stderr.contains("level 3 has no finite rating"),
+        "{stderr}"
+    );
+    assert!(!table.exists());
+    let shard = Command::new("bash")
+        .arg(format!("{root}/scripts/ladder.sh"))
+        .arg("--refit")
+        .env("GAMES", "8")
+        .env("ONLY", "random-L0 L0-L1 L1-L2")
+        .env("SHARD", "2/3")
+        .env("OUT", &out_dir)
+        .env("LADDER_RS", &table)
+        .output()
+        .expect("run bash");
+    assert!(
+        shard.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shard.stderr)
+    );
+    assert!(shard.stdout.is_empty() && !table.exists());
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 

@@ -2,8 +2,8 @@
 //! … 20 with the random player at 0, standard rules, 1 s a move.
 //! `UCI_Elo` is interpolated in it. Written by `scripts/ladder.sh --refit`.
 
-/// Measured with the engine of commit aa41cbb (5 400 ladder games).
+/// Fitted on 2026-12-04 to 5245 ladder games.
 pub const LADDER: [u32; 21] = [
-    633, 647, 668, 737, 851, 1008, 1242, 1568, 1852, 2008, 2102, 2191, 2217, 2291, 2405, 2508,
-    2592, 2666, 2720, 2760, 2903,
+    569, 574, 600, 633, 768, 951, 1212, 1500, 1763, 1961, 2114, 2241, 2339, 2436, 2567, 2739, 2874,
+    2969, 3044, 3092, 3195,
 ];

@@ -121,9 +121,11 @@ pub fn ladder() -> &'static [u32; LEVELS] {
     })
 }
 
-/// The lowest `UCI_Elo` accepted; below level 0's rating the engine plays
-/// level 0 (a test keeps that within 100 Elo of the number asked for).
-pub const MIN_ELO: u32 = 600;
+/// The lowest `UCI_Elo` accepted: below level 0's rating, so that the
+/// minimum plays level 0 itself, never a stronger level; below level 0's
+/// rating the engine plays level 0 (a test keeps that within 100 Elo of the
+/// number asked for).
+pub const MIN_ELO: u32 = 500;
 /// Full strength at 1 s a move: `UCI_Elo` at or above it is level 20.
 pub const MAX_ELO: u32 = LADDER[MAX_LEVEL as usize];
 
@@ -420,6 +422,14 @@ mod tests {
         assert!((Skill::on_ladder(elo, &LADDER).unwrap().level() - 10.0).abs() < 1e-9);
         let level = Skill::on_ladder(elo, &doubled).unwrap().level();
         assert!((5.0..6.0).contains(&level), "{level}");
+    }
+
+    #[test]
+    fn the_extremes_are_the_ladders_ends() {
+        // The minimum plays the lowest level, the maximum full strength.
+        assert_eq!(Skill::from_elo(MIN_ELO).map(|s| s.level()), Some(0.0));
+        assert_eq!(Skill::from_elo(MAX_ELO), None);
+        assert!(Skill::from_elo(MAX_ELO - 1).is_some());
     }
 
     #[test]
