@@ -356,6 +356,57 @@ fn skill_moves(text: &str) -> Vec<String> {
     played
 }
 
+/// `UCI_Elo` means the same at every clock a front end offers, as long as
+/// the clock lets the level finish: below full strength a level is a node
+/// budget or a 2-ply softmax, so a fixed time per move, a clock with an
+/// increment and sudden death all play the move that no clock at all plays
+/// (clocks generous enough for the levels up to 2600 even in a debug build).
+#[test]
+fn a_capped_uci_elo_plays_the_same_at_every_clock() {
+    let g = game("standard", "6/2W3/4B1/2B2B/3W2 w 8 9 4 6");
+    let clocks = [
+        Limits::default(),
+        Limits {
+            movetime: Some(2_000),
+            ..Limits::default()
+        },
+        Limits {
+            time: Some(60_000),
+            inc: 1_000,
+            ..Limits::default()
+        },
+        Limits {
+            time: Some(300_000),
+            ..Limits::default()
+        },
+    ];
+    for elo in [1000, 1800, 2600] {
+        for seed in 0..3 {
+            let options = SearchOptions {
+                limit_strength: true,
+                elo,
+                seed,
+                ..SearchOptions::default()
+            };
+            let moves: Vec<String> = clocks
+                .iter()
+                .map(|limits| {
+                    let request = SearchRequest {
+                        limits: limits.clone(),
+                        searchmoves: Vec::new(),
+                    };
+                    let (result, _) = run(&g, &request, &options);
+                    g.rules().move_text(&result.best.unwrap())
+                })
+                .collect();
+            assert!(
+                moves.windows(2).all(|w| w[0] == w[1]),
+                "UCI_Elo {elo}, seed {seed}: {moves:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn no_skill_level_walks_into_a_loss_it_has_seen() {
     // White c1 and f5 against a5 and c3: c1c2 lets c3 jump it and take f5
