@@ -805,7 +805,12 @@ impl Fuzzer {
                 }
                 self.send(&format!("position fen {HUGE_FEN}"));
                 self.search(true);
-                self.send("setoption name Variant value standard");
+                // Rule options set on their own stay on top of a preset
+                // (issue 40): a spec that names them takes them back.
+                self.send(&format!(
+                    "setoption name VariantSpec value {}",
+                    Variant::STANDARD.spec()
+                ));
             }
             1 => {
                 let depth = self.pick(&["1", "2", "3"]);
