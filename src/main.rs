@@ -87,13 +87,54 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    exit_quietly_on_a_closed_pipe();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// `yote perft 4 | head -1`: once the reader has gone, the output is not
+/// wanted, and the job ends there without a word, as `head`'s other
+/// writers do. Rust ignores SIGPIPE, so a write fails with EPIPE instead
+/// of ending the process; `println!` then panics (with a backtrace under
+/// RUST_BACKTRACE), on whatever thread printed. This hook, installed once
+/// before any subcommand runs, turns exactly that panic into a quiet exit;
+/// every other panic keeps the default report. SIGPIPE itself stays
+/// ignored: the match runner and the front end write to engines that may
+/// have died, and must hear EPIPE, not die of it.
+fn exit_quietly_on_a_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let broken = std::io::Error::from(std::io::ErrorKind::BrokenPipe).to_string();
+        let os_broken = std::io::Error::from_raw_os_error(libc::EPIPE).to_string();
+        if message.starts_with("failed printing to std")
+            && (message.ends_with(&broken) || message.ends_with(&os_broken))
+        {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
+/// Whether a subcommand's error is its output pipe closed under it (one
+/// that writes with `?` rather than `println!`).
+fn closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> Result<()> {

@@ -109,3 +109,83 @@ fn input_errors_print_no_backtrace() {
     refused(&["perft", "2", "--variant", "rows=2"]);
     refused(&["analyse", "/nonexistent.pgn", "--depth", "1"]);
 }
+
+/// Runs `yote args` with its standard output a pipe whose reading end is
+/// already closed (`yote … | head` once `head` has gone): every write
+/// fails with EPIPE.
+fn with_stdout_closed(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(BIN)
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdout(writer)
+        .output()
+        .expect("run yote")
+}
+
+/// Issue 39, item 10: `yote perft 4 | head -1` and `yote tb probe … | head`
+/// panicked with a backtrace on the closed pipe. Every subcommand exits
+/// quietly on EPIPE: no panic, no message, status 0.
+#[test]
+fn a_closed_output_pipe_ends_every_subcommand_quietly() {
+    let dir = std::env::temp_dir().join(format!("yote-cli-epipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_text = dir.to_str().unwrap();
+    let small = "rows=3,cols=3";
+    let made = yote(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "4",
+        "--variant",
+        small,
+        "--dir",
+        dir_text,
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let fen = "WW1/3/BB1 w 0 0";
+    let probe = yote(&[
+        "tb",
+        "probe",
+        "--dir",
+        dir_text,
+        "--variant",
+        small,
+        "--fen",
+        fen,
+    ]);
+    assert!(
+        probe.status.success() && !probe.stdout.is_empty(),
+        "{}",
+        stderr(&probe)
+    );
+    for args in [
+        &["perft", "3"][..],
+        &["perft", "3", "--total"],
+        &[
+            "tb",
+            "probe",
+            "--dir",
+            dir_text,
+            "--variant",
+            small,
+            "--fen",
+            fen,
+        ],
+        &["tb", "stats", "--dir", dir_text],
+        &["exec", "perft 2", "d"],
+        &["--help"],
+        &["perft", "--help"],
+        &["--version"],
+    ] {
+        let out = with_stdout_closed(args);
+        let err = stderr(&out);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe") && !err.contains("error"),
+            "{args:?}: {err}"
+        );
+        assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

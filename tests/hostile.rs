@@ -805,7 +805,12 @@ impl Fuzzer {
                 }
                 self.send(&format!("position fen {HUGE_FEN}"));
                 self.search(true);
-                self.send("setoption name Variant value standard");
+                // Rule options set on their own stay on top of a preset
+                // (issue 40): a spec that names them takes them back.
+                self.send(&format!(
+                    "setoption name VariantSpec value {}",
+                    Variant::STANDARD.spec()
+                ));
             }
             1 => {
                 let depth = self.pick(&["1", "2", "3"]);
@@ -1061,4 +1066,169 @@ fn a_weakened_player_is_bounded_in_the_huge_position() {
             Game::from_position(huge_rules(), huge_rules().parse_position(HUGE_FEN).unwrap());
         assert!(game.play_text(&best).is_ok(), "{strength}: {best}");
     }
+}
+
+// ---- Engine side of issue 39 (items 8 and 10): kept apart from the
+// ---- server tests above so the two can be merged without conflict.
+
+const BOM: &str = "\u{feff}";
+
+/// What each line of the BOM fuzz is: a position, a query, or anything else.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum BomLine {
+    Position,
+    Query,
+    Other,
+}
+
+const BOM_CORPUS: [(&str, BomLine); 22] = [
+    ("position", BomLine::Position),
+    ("position foo", BomLine::Position),
+    ("position startpos a1", BomLine::Position),
+    ("position fen", BomLine::Position),
+    ("position startpos moves zz", BomLine::Position),
+    ("position startpos moves @c3 @c3", BomLine::Position),
+    ("position fen 6/6/6 w 1 1", BomLine::Position),
+    ("position startpos moves @c3 @d4", BomLine::Position),
+    ("position startpos", BomLine::Position),
+    (
+        "position fen 6/6/2W3/2B3/B4B w 11 9 0 3 x1",
+        BomLine::Position,
+    ),
+    ("query", BomLine::Query),
+    ("query score", BomLine::Query),
+    ("query islegal", BomLine::Query),
+    ("query islegal @a1 @b1", BomLine::Query),
+    ("query fen", BomLine::Query),
+    ("query gameover", BomLine::Query),
+    ("query moves", BomLine::Query),
+    ("query islegal @a1", BomLine::Query),
+    ("query p1turn", BomLine::Query),
+    ("go depth 1", BomLine::Other),
+    ("ucinewgame", BomLine::Other),
+    ("d", BomLine::Other),
+];
+
+/// Issue 39, item 8: `Session::handle` took the first token before the
+/// byte-order mark was stripped, so a BOM before a malformed `position`
+/// printed an error without the refusal that follows a rejected position
+/// (the next `go` played `bestmove @c1` in the previous game), and a BOM
+/// before a malformed `query` printed no `response`.
+#[test]
+fn a_byte_order_mark_does_not_bypass_the_refusal_rules() {
+    let mut e = started();
+    e.ask("position startpos moves @c3 @d4");
+    for bad in ["position", "position foo", "position fen"] {
+        let out = e.ask(&format!("{BOM}{bad}"));
+        assert_eq!(errors(&out).len(), 1, "{bad}: {out:?}");
+        e.send("go depth 2");
+        assert_eq!(
+            e.bestmove().last().unwrap(),
+            "bestmove (none)",
+            "BOM + {bad}"
+        );
+        e.ask("position startpos moves @c3 @d4");
+    }
+    for bad in ["query", "query score", "query islegal"] {
+        let out = e.ask(&format!("{BOM}{bad}"));
+        assert_eq!(
+            out.iter().filter(|l| l.starts_with("response ")).count(),
+            1,
+            "BOM + {bad}: {out:?}"
+        );
+    }
+}
+
+/// Issue 39's target for item 8: a seeded protocol fuzz with BOM-prefixed
+/// lines (half of them), bounded in count: every `query` is answered by
+/// exactly one `response`, and every rejected `position` is followed by
+/// the refusal rules (`bestmove (none)`, `query fen` → `none`).
+#[test]
+fn bom_prefixed_fuzz_answers_every_query_and_refuses_after_every_rejection() {
+    let mut rng = Rng(0xb0b_feff);
+    let mut e = started();
+    let (mut queries, mut rejected) = (0, 0);
+    for i in 0..240 {
+        let (text, kind) = BOM_CORPUS[rng.below(BOM_CORPUS.len())];
+        let prefix = if rng.below(2) == 0 { BOM } else { "" };
+        let line = format!("{prefix}{text}");
+        e.send(&line);
+        let out = match kind {
+            // A search line's output ends with its bestmove.
+            BomLine::Other if text.starts_with("go") => e.bestmove(),
+            _ => e.sync(),
+        };
+        match kind {
+            BomLine::Query => {
+                queries += 1;
+                let responses = out.iter().filter(|l| l.starts_with("response ")).count();
+                assert_eq!(responses, 1, "line {i} {line:?}: {out:?}");
+            }
+            BomLine::Position if !errors(&out).is_empty() => {
+                rejected += 1;
+                assert_eq!(e.ask("query fen"), ["response none"], "line {i} {line:?}");
+                e.send(&format!("{prefix}go depth 1"));
+                let lines = e.bestmove();
+                assert_eq!(
+                    lines.last().unwrap(),
+                    "bestmove (none)",
+                    "line {i} {line:?}"
+                );
+                assert!(
+                    lines[0].starts_with("info string error: go: no valid position"),
+                    "line {i} {line:?}: {lines:?}"
+                );
+            }
+            _ => {}
+        }
+        assert!(e.alive(), "line {i} {line:?}");
+    }
+    // The seed reaches both cases many times.
+    assert!(queries > 50 && rejected > 30, "{queries} {rejected}");
+}
+
+/// Issue 39, item 10: `VariantSpec=,` was taken as standard although an
+/// empty value is refused, and a trailing U+0085 (NEL, a control character
+/// that Unicode also counts as whitespace) was trimmed off an option value
+/// instead of refused like every other control character.
+#[test]
+fn an_empty_spec_and_a_trailing_next_line_are_refused() {
+    let mut e = started();
+    e.ask("setoption name Variant value 6x6");
+    for spec in [",", " , ,", ",,,"] {
+        for option in ["VariantSpec", "Variant", "UCI_Variant"] {
+            let out = e.ask(&format!("setoption name {option} value {spec}"));
+            assert!(
+                out.len() == 1
+                    && out[0].starts_with(&format!("info string error: option {option}")),
+                "{option}={spec:?}: {out:?}"
+            );
+        }
+    }
+    assert_eq!(e.ask("query fen"), ["response 6/6/6/6/6/6 w 12 12 0 1"]);
+    for bytes in [
+        &b"setoption name Style value random\xc2\x85\n"[..],
+        b"setoption name Style\xc2\x85 value random\n",
+        b"setoption name VariantSpec value standard\xc2\x85\n",
+    ] {
+        e.send_bytes(bytes);
+        let out = e.sync();
+        assert!(
+            out.len() == 1
+                && out[0].starts_with("info string error: setoption:")
+                && out[0].contains("U+0085"),
+            "{:?}: {out:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    // Style is still `search` and the board still 6×6.
+    assert_eq!(e.ask("query fen"), ["response 6/6/6/6/6/6 w 12 12 0 1"]);
+    e.ask("position startpos moves @c3");
+    e.send("go depth 3");
+    assert!(
+        e.bestmove().iter().any(|l| l.starts_with("info depth 3 ")),
+        "the random player answers at depth 1"
+    );
+    // A Windows line end is still no control character.
+    assert!(e.ask("setoption name Style value greedy\r").is_empty());
 }

@@ -88,12 +88,25 @@ fn setoption_errors_keep_the_old_value() {
         assert_eq!(out.len(), 1, "{bad}: {out:?}");
     }
     assert_eq!(e.ask_one("query fen"), "response 6/6/6/6 w 12 12 0 1");
-    // Names ignore case and spacing; the Variant combo resets every rule.
+    // Names ignore case and spacing. The rule options set on their own
+    // stay on top of a preset that comes later (issue 40), and the engine
+    // says so; named in the value, the rules are the value's.
     assert!(e.ask("setoption name multi JUMP value true")[0].contains("multi_jump=true"));
     let out = e.ask("setoption name variant value 6X6");
+    assert!(
+        out[0].starts_with("info string variant rows=4,cols=6,"),
+        "{out:?}"
+    );
+    assert!(out[0].contains("multi_jump=true"), "{out:?}");
+    assert!(
+        out[1].starts_with("info string Variant 6X6: kept Rows 4, MultiJump true,"),
+        "{out:?}"
+    );
+    let out = e.ask("setoption name variant value 6x6,rows=6,multi_jump=false");
     assert!(out[0].starts_with("info string variant 6x6,rows=6,cols=6,"));
     assert!(out[0].contains("multi_jump=false"));
     assert!(out[0].ends_with("startpos 6/6/6/6/6/6 w 12 12 0 1"));
+    assert_eq!(out.len(), 1, "{out:?}");
     assert_eq!(e.ask("setoption name Clear Hash"), Vec::<String>::new());
     assert_eq!(
         e.ask("setoption name move overhead value 30"),
@@ -915,10 +928,6 @@ fn captures_played_as_two_turns() {
             "6/6/2W3/2B3/B4B w 11 9 0 3 x2",
             "more than one move can capture",
         ),
-        (
-            "6/6/2W3/2B3/B4B w 11 9 4 3 x1",
-            "plies since capture must be 0",
-        ),
     ] {
         let out = e.ask(&format!("position fen {text}"));
         assert!(out.len() == 1 && out[0].contains(reason), "{text}: {out:?}");
@@ -973,19 +982,30 @@ fn variant_carries_the_whole_rule_set() {
             variant_line(&fresh.ask(&format!("setoption name Variant value {}", spec_of(&line))));
         assert_eq!(echoed, line);
     }
-    // The manager's sequence: NoCaptureDraw then a preset.
+    // The manager's sequence: NoCaptureDraw then a preset. The rule
+    // option set on its own stays on top of the preset (issue 40), and
+    // the engine says so.
     let mut e = started("ugi");
     e.ask("setoption name NoCaptureDraw value 100");
     let out = e.ask("setoption name Variant value hand-removal");
     assert!(
-        variant_line(&out).contains(",no_capture_draw=0,"),
+        variant_line(&out).contains(",no_capture_draw=100,"),
         "{out:?}"
     );
     assert!(
+        out.iter()
+            .any(|l| l.contains("Variant hand-removal") && l.contains("NoCaptureDraw 100")),
+        "{out:?}"
+    );
+    // A spec that set a rule is replaced whole by the next spec: that one
+    // still warns.
+    e.ask("setoption name Variant value standard,repetition_draw=3");
+    let out = e.ask("setoption name Variant value hand-removal");
+    assert!(
         out.iter().any(
             |l| l.starts_with("info string warning: Variant sets every rule")
-                && l.contains("NoCaptureDraw 100 -> 0")
-                && l.ends_with("setoption name Variant value hand-removal,no_capture_draw=100")
+                && l.contains("RepetitionDraw 3 -> 0")
+                && l.ends_with("setoption name Variant value hand-removal,repetition_draw=3")
         ),
         "{out:?}"
     );
@@ -1136,11 +1156,307 @@ fn the_rule_spec_has_a_string_option_and_uci_variant_is_the_combo() {
     );
     assert_eq!(e.ask_one("query fen"), "response 6/6/6/6/6/6 w 12 12 0 1");
     // Its reset warning names it too.
-    e.ask("setoption name NoCaptureDraw value 50");
+    e.ask("setoption name VariantSpec value standard,no_capture_draw=50");
     let out = e.ask("setoption name VariantSpec value boxed");
     assert!(
         out.iter()
             .any(|l| l.ends_with("setoption name VariantSpec value boxed,no_capture_draw=50")),
+        "{out:?}"
+    );
+}
+
+/// The spec of the last `info string variant` line among `lines`.
+fn last_variant_spec(lines: &[String]) -> Option<String> {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info string variant "))
+        .map(|l| l.split(' ').nth(3).unwrap_or_default().to_string())
+}
+
+/// Every ordering of `items` (Heap's algorithm would do; three or four
+/// items are few enough for the plain recursion).
+fn permutations<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut all = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first.clone());
+            all.push(tail);
+        }
+    }
+    all
+}
+
+/// Issue 40, trap 1: a manager that sends options in hash order (cutegames)
+/// sent `WinCondition capture-all` before `UCI_Variant standard`, which
+/// reset it: the games were played at one-left with no warning. Rule
+/// options set on their own now apply on top of any preset, whichever
+/// arrived first: every permutation of a preset and two rule options reads
+/// back the same `VariantSpec`.
+#[test]
+fn rule_options_compose_with_a_preset_in_any_order() {
+    for (options, expected) in [
+        (
+            [
+                "UCI_Variant value standard",
+                "WinCondition value capture-all",
+                "NoCaptureDraw value 100",
+            ],
+            "rows=5,cols=6,pieces=12,removal=board,win=capture-all,no_moves=loses,\
+             mandatory_capture=false,multi_jump=false,bonus_turn=false,jump_own=false,\
+             three_draw=false,no_capture_draw=100,no_capture_outcome=draw,repetition_draw=0",
+        ),
+        (
+            [
+                "Variant value all-options",
+                "MultiJump value false",
+                "RepetitionDraw value 3",
+            ],
+            "rows=5,cols=6,pieces=12,removal=board,win=one-left,no_moves=more-pieces,\
+             mandatory_capture=false,multi_jump=false,bonus_turn=true,jump_own=true,\
+             three_draw=true,no_capture_draw=0,no_capture_outcome=draw,repetition_draw=3",
+        ),
+        (
+            [
+                "VariantSpec value 6x6",
+                "Removal value board-or-hand",
+                "NoCaptureOutcome value more-pieces",
+            ],
+            "rows=6,cols=6,pieces=12,removal=board-or-hand,win=one-left,no_moves=loses,\
+             mandatory_capture=false,multi_jump=false,bonus_turn=false,jump_own=false,\
+             three_draw=false,no_capture_draw=0,no_capture_outcome=more-pieces,repetition_draw=0",
+        ),
+    ] {
+        for order in permutations(&options) {
+            let mut e = started("uci");
+            let mut lines = Vec::new();
+            for option in &order {
+                let out = e.ask(&format!("setoption name {option}"));
+                assert_eq!(errors(&out), 0, "{order:?}: {out:?}");
+                lines.extend(out);
+            }
+            assert_eq!(
+                last_variant_spec(&lines).as_deref(),
+                Some(expected),
+                "{order:?}: {lines:#?}"
+            );
+            // The rules in force are those: the start position of a 6×6
+            // board, the draw rule that ends a game.
+            let variant_line = lines
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info string variant"));
+            let start = variant_line.unwrap().split(" startpos ").nth(1).unwrap();
+            assert_eq!(e.ask_one("query fen"), format!("response {start}"));
+        }
+    }
+}
+
+/// Issue 40, trap 1: a preset that arrives after a rule option says which
+/// of its rules the session's own options override (no silent surprise),
+/// and a spec that names the rule itself is the later word.
+#[test]
+fn a_preset_names_the_rule_options_kept_on_top_of_it() {
+    let mut e = started("uci");
+    e.ask("setoption name WinCondition value capture-all");
+    let out = e.ask("setoption name UCI_Variant value classic");
+    // classic already has capture-all: nothing overridden, nothing said.
+    assert_eq!(out.len(), 1, "{out:?}");
+    let out = e.ask("setoption name UCI_Variant value standard");
+    assert!(
+        out.iter().any(|l| l.starts_with("info string ")
+            && l.contains("UCI_Variant standard")
+            && l.contains("WinCondition capture-all")),
+        "{out:?}"
+    );
+    assert!(
+        last_variant_spec(&out)
+            .unwrap()
+            .contains(",win=capture-all,"),
+        "{out:?}"
+    );
+    let out = e.ask("setoption name VariantSpec value standard,win=one-left");
+    assert!(
+        last_variant_spec(&out).unwrap().contains(",win=one-left,"),
+        "{out:?}"
+    );
+    // The spec took the rule back: a later preset no longer keeps it.
+    let out = e.ask("setoption name Variant value classic");
+    assert!(
+        last_variant_spec(&out)
+            .unwrap()
+            .contains(",win=capture-all,"),
+        "{out:?}"
+    );
+    let out = e.ask("setoption name Variant value standard");
+    assert!(
+        last_variant_spec(&out).unwrap().contains(",win=one-left,"),
+        "{out:?}"
+    );
+}
+
+/// Issue 40, trap 2: a manager appending its own `moves` to an opening
+/// text that already ends in `moves …` sent the keyword twice, which was
+/// refused (`move 'moves' is malformed`). It continues the list.
+#[test]
+fn a_repeated_moves_keyword_continues_the_list() {
+    let mut e = started("ugi");
+    let fen = "3B2/3W2/6/2B3/B1W3 w 10 9 4 3";
+    for (command, expected) in [
+        (
+            format!("position fen {fen} moves c1c3 moves xd5"),
+            "6/3W2/2W3/6/B5 b 10 9 0 3",
+        ),
+        (
+            "position startpos moves @c3 moves @d3 @c4".to_string(),
+            "6/2W3/2WB2/6/6 b 10 11 3 2",
+        ),
+        (
+            "position startpos moves moves @c3".to_string(),
+            "6/6/2W3/6/6 b 11 12 1 1",
+        ),
+    ] {
+        let out = e.ask(&command);
+        assert_eq!(errors(&out), 0, "{command}: {out:?}");
+        assert_eq!(
+            e.ask_one("query fen"),
+            format!("response {expected}"),
+            "{command}"
+        );
+    }
+}
+
+/// `go` from the two-turn example of protocol.md: the engine's capture
+/// c1c3xd5 (depth 6), so that its memory holds it.
+fn engine_chose_c1c3xd5(e: &mut Engine) {
+    e.ask("ucinewgame");
+    e.ask("position fen 3B2/3W2/6/2B3/B1W3 w 10 9 4 3");
+    e.send("go depth 6");
+    assert_eq!(e.bestmove().last().unwrap(), "bestmove c1c3xd5");
+}
+
+/// Issue 40, trap 3: the memory of the engine's own capture recognised the
+/// position after its jump only with the same counters; a GUI that left
+/// the move number out (`… 0 x1`) or counted it otherwise (`… 0 4 x1`) got
+/// a fresh search, which may choose another piece.
+#[test]
+fn the_memory_of_its_own_capture_goes_by_the_position_not_its_counters() {
+    let mut e = started("ugi");
+    for text in [
+        "position fen 3B2/3W2/6/2B3/B1W3 w 10 9 4 3 moves c1c3",
+        "position fen 3B2/3W2/2W3/6/B5 w 10 9 0 3 x1",
+        "position fen 3B2/3W2/2W3/6/B5 w 10 9 0 x1",
+        "position fen 3B2/3W2/2W3/6/B5 w 10 9 0 4 x1",
+        "position fen 3B2/3W2/2W3/6/B5 w 10 9 0 1 x1",
+    ] {
+        engine_chose_c1c3xd5(&mut e);
+        assert_eq!(errors(&e.ask(text)), 0, "{text}");
+        e.send("go depth 6");
+        let lines = e.bestmove();
+        assert_eq!(
+            lines[0], "info string xd5: the rest of this engine's capture c1c3xd5, as chosen then",
+            "{text}: {lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "bestmove xd5", "{text}");
+    }
+    // Another position (a different board) still searches.
+    engine_chose_c1c3xd5(&mut e);
+    assert_eq!(
+        errors(&e.ask("position fen 3B2/3W2/2W3/6/5B w 10 9 0 3 x1")),
+        0
+    );
+    e.send("go depth 2");
+    let lines = e.bestmove();
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("the rest of this engine's capture")),
+        "{lines:?}"
+    );
+}
+
+/// Issue 40, trap 4: a GUI that removes one piece per turn asked twice;
+/// the second answer named the first answer (`xe1xf1`) as the capture
+/// instead of the engine's whole move.
+#[test]
+fn the_memory_line_names_the_whole_capture_at_every_removal() {
+    let mut e = started("ugi");
+    e.ask("setoption name Variant value all-options");
+    let start = "position fen 6/5B/1B4/B5/W3BB w 1 0";
+    e.ask(start);
+    e.send("go depth 3");
+    let whole = e.bestmove().last().unwrap()[9..].to_string();
+    // The chain over a2 and b3 takes two pieces of five: one-left wins.
+    let (jump, removals) = whole.split_once('x').unwrap();
+    assert_eq!(jump, "a1a3c3", "{whole}");
+    let removals: Vec<String> = removals.split('x').map(|r| format!("x{r}")).collect();
+    assert_eq!(removals.len(), 2, "{whole}");
+    e.ask(&format!("{start} moves {jump}"));
+    e.send("go depth 3");
+    let lines = e.bestmove();
+    let rest = removals.concat();
+    assert_eq!(
+        lines[0],
+        format!("info string {rest}: the rest of this engine's capture {whole}, as chosen then"),
+        "{lines:?}"
+    );
+    e.ask(&format!("{start} moves {jump} {}", removals[0]));
+    e.send("go depth 3");
+    let lines = e.bestmove();
+    assert_eq!(
+        lines[0],
+        format!(
+            "info string {}: the rest of this engine's capture {whole}, as chosen then",
+            removals[1]
+        ),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {}", removals[1]));
+}
+
+/// Issue 40, trap 5: a GUI whose counter resets after the removal rather
+/// than at the jump writes `x<k>` with plies since capture above 0; the
+/// text was refused whole and the engine then played nothing. Removals
+/// owed mean the last move was a capture: the counter is read as 0, and
+/// the engine says so.
+#[test]
+fn owed_removals_with_a_nonzero_capture_counter_read_it_as_zero() {
+    let mut e = started("ugi");
+    let out = e.ask("position fen 6/6/2W3/2B3/B4B w 11 9 4 3 x1");
+    assert_eq!(errors(&out), 0, "{out:?}");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("info string ")
+            && out[0].contains("plies since capture")
+            && out[0].contains(" 4 ")
+            && out[0].contains(" 0"),
+        "{out:?}"
+    );
+    assert_eq!(
+        e.ask_one("query fen"),
+        "response 6/6/2W3/2B3/B4B w 11 9 0 3 x1"
+    );
+    e.send("go depth 3");
+    let best = e.bestmove().last().unwrap().clone();
+    assert!(
+        ["bestmove xa1", "bestmove xf1", "bestmove xc2"].contains(&best.as_str()),
+        "{best}"
+    );
+    // Moves after it are played as usual; other errors are still errors.
+    assert!(
+        e.ask("position fen 6/6/2W3/2B3/B4B w 11 9 4 3 x1 moves xc2")
+            .len()
+            == 1
+    );
+    assert_eq!(e.ask_one("query fen"), "response 6/6/2W3/6/B4B b 11 9 0 3");
+    let out = e.ask("position fen 6/6/2W3/2B3/B4B w 11 9 4 3 x2");
+    assert!(
+        errors(&out) == 1 && out[0].contains("more than one move can capture"),
         "{out:?}"
     );
 }

@@ -17,6 +17,7 @@ use yote::tablebase::{
 mod brute_force;
 #[path = "support/families.rs"]
 mod families;
+mod support;
 use brute_force::assert_tables_agree;
 use families::FAMILIES;
 
@@ -1166,4 +1167,138 @@ fn a_probe_without_decoding_answers_only_from_decoded_blocks() {
         tables.probe_wdl(&table.position(far), Decode::CachedOnly),
         None
     );
+}
+
+/// A 3×3 set of up to 4 pieces (DTZ, what the engine loads by default) in
+/// a fresh directory, and its rules.
+fn small_set(name: &str) -> (PathBuf, Rules) {
+    let dir = temp_dir(name);
+    let rules = rules("rows=3,cols=3");
+    solve_in(&rules, 4, Some(dir.clone()), Metric::Dtz);
+    (dir, rules)
+}
+
+/// A position of `class` whose game goes on and that the tables decide.
+fn decided_position(dir: &std::path::Path, rules: &Rules, class: Class) -> String {
+    let set = load_dir(rules, dir, 4).unwrap();
+    let table = set.table(class).unwrap();
+    let index = (0..table.index.size())
+        .find(|&i| {
+            let pos = table.position(i);
+            matches!(table.value(i), Some(Value::Win(d)) if d > 2) && rules.status(&pos).is_none()
+        })
+        .expect("a won position");
+    rules.position_text(&table.position(index))
+}
+
+/// Issue 39, item 9: `cp other.ytw tables/3-2-0-0.ytw` while the engine had
+/// the set mapped made the next probe panic in the search thread (a block
+/// offset read from the new bytes, trusted since the one check at mapping)
+/// and that `go` never answered. What a probe reads from a mapped file is
+/// checked where it is used: the file is then dropped ("no table") with
+/// one `info string`, and the search answers.
+#[test]
+fn a_table_overwritten_in_place_while_mapped_is_dropped_and_the_search_answers() {
+    let (dir, rules) = small_set("overwritten");
+    // A class of the middle size: others' files are larger and smaller.
+    let class = Class::new(1, 2, 1, 0);
+    let target = file::path(&dir, class);
+    let position = decided_position(&dir, &rules, class);
+    let size = |p: &std::path::Path| std::fs::metadata(p).unwrap().len();
+    // Another class's win/draw/loss file, larger and then smaller.
+    let mut others: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ytw") && *p != target)
+        .collect();
+    others.sort_by_key(|p| size(p));
+    let sound = std::fs::read(&target).unwrap();
+    let larger = others.last().unwrap().clone();
+    let smaller = others.first().unwrap().clone();
+    assert!(size(&larger) > size(&target) && size(&smaller) < size(&target));
+    for other in [larger, smaller] {
+        std::fs::write(&target, &sound).unwrap();
+        let mut e = support::Engine::start();
+        e.send("uci");
+        e.until(|l| l == "uciok");
+        e.ask("setoption name VariantSpec value rows=3,cols=3");
+        let out = e.ask(&format!(
+            "setoption name TablebasePath value {}",
+            dir.display()
+        ));
+        assert!(out.iter().any(|l| l.contains("tablebases: ")), "{out:?}");
+        e.ask(&format!("position fen {position}"));
+        // The first search maps the file and decodes its block.
+        e.send("go depth 3");
+        let first = e.bestmove();
+        assert!(first.iter().any(|l| l.contains("tbhits")), "{first:?}");
+        // Overwritten in place (same inode, as `cp` does), and the block
+        // cache emptied so that the next probe reads the mapping again.
+        std::fs::write(&target, std::fs::read(&other).unwrap()).unwrap();
+        e.ask("setoption name TablebaseCache value 7");
+        e.send("go depth 3");
+        let lines = e.bestmove();
+        assert!(
+            lines.last().unwrap().starts_with("bestmove ")
+                && lines.last().unwrap() != "bestmove (none)",
+            "{other:?}: {lines:?}"
+        );
+        let notes: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string") && l.contains("1-2-1-0.ytw"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{other:?}: {lines:?}");
+        // Dropped for good: the next search neither probes it nor says so
+        // again, and the engine still answers.
+        e.send("go depth 3");
+        let again = e.bestmove();
+        assert!(
+            !again.iter().any(|l| l.contains("1-2-1-0.ytw")),
+            "{again:?}"
+        );
+        assert_eq!(e.ask("isready"), Vec::<String>::new());
+        assert!(e.alive());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 39, item 10: a table that is a symbolic link loop, or whose
+/// distance file (`.ytz`) is missing, was skipped without a word; loading
+/// now names each.
+#[test]
+fn a_symlink_loop_or_a_missing_partner_file_is_named_at_loading() {
+    let (dir, _) = small_set("partners");
+    let looped = file::path(&dir, Class::new(2, 2, 0, 0));
+    std::fs::remove_file(&looped).unwrap();
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    let dangling = file::path(&dir, Class::new(2, 1, 0, 1));
+    std::fs::remove_file(&dangling).unwrap();
+    std::os::unix::fs::symlink(dir.join("nosuch.ytw"), &dangling).unwrap();
+    let partnerless = Class::new(1, 1, 1, 1);
+    let partner = yote::tablebase::format::path(
+        &dir,
+        partnerless,
+        yote::tablebase::format::Kind::Distance(Metric::Dtz),
+    );
+    std::fs::remove_file(&partner).unwrap();
+    let set_path = format!("setoption name TablebasePath value {}", dir.display());
+    let (ok, out, err) = run(&[
+        "exec",
+        "setoption name VariantSpec value rows=3,cols=3",
+        &set_path,
+    ]);
+    assert!(ok, "{err}");
+    for (name, why) in [
+        ("2-2-0-0.ytw", "symbolic link"),
+        ("2-1-0-1.ytw", "symbolic link"),
+        ("1-1-1-1.ytz", "missing"),
+    ] {
+        assert!(
+            out.lines().any(|l| l.starts_with("info string error: ")
+                && l.contains(name)
+                && l.contains(why)),
+            "{name}: {out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

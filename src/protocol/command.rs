@@ -9,8 +9,9 @@
 //!   [`ParseError::Unknown`]. Keywords inside commands (`startpos`, `wtime`,
 //!   `name`, ...) are case-sensitive too.
 //! * **Tokens** are separated by any run of Unicode whitespace (spaces, tabs,
-//!   a trailing `\r` from Windows GUIs). A leading byte-order mark is ignored
-//!   because some Windows GUIs send one on the first line.
+//!   a trailing `\r` from Windows GUIs). A leading byte-order mark, which
+//!   some Windows GUIs send, is dropped by the reader (`input`) before any
+//!   stage sees the line; here it is part of the first token.
 //! * **Strict about leftovers**: tokens after a complete command (`isready
 //!   now`) are [`ParseError::UnknownToken`]. UCI suggests skipping unknown
 //!   words, but silently guessing hides GUI bugs; the caller may still choose
@@ -33,7 +34,7 @@
 //!   least one move), and any other token is [`ParseError::UnknownToken`].
 //! * `position` needs `startpos` or `fen`; `position fen` with no FEN tokens
 //!   before `moves` is an error; `position startpos moves` with no moves is
-//!   fine. Moves and FENs are not validated here: that needs the game rules.
+//!   fine; a `moves` keyword repeated in the list continues it. Moves and FENs are not validated here: that needs the game rules.
 //! * `setoption name <name> [value <value>]`: the name is every token up to
 //!   the first `value` token, re-joined with single spaces, so an option name
 //!   cannot contain the word `value`. The value is the rest of the line
@@ -245,7 +246,6 @@ fn tokenize(line: &str) -> Vec<Token<'_>> {
 
 /// Parses one protocol line. See the module documentation for the rules.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
-    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let toks = tokenize(line);
     let Some(first) = toks.first() else {
         return Ok(Command::Empty);
@@ -310,16 +310,34 @@ fn parse_setoption(line: &str, rest: &[Token<'_>]) -> Result<Command, ParseError
             param: "name",
         });
     }
+    // Control characters are looked for in the raw text, before it is
+    // split or trimmed: some (U+0085, U+001C–U+001F) are also Unicode
+    // whitespace, and would otherwise vanish as separators or be trimmed
+    // off the value. Only the line's own end (`\r\n`) is not part of it.
+    let line_end = line.trim_end_matches(['\r', '\n']).len();
+    let name_start = rest[0].end;
+    let (name_end, value) = match value_at {
+        Some(i) => {
+            let keyword = after_name[i];
+            let value_start = keyword.end.min(line_end);
+            (
+                keyword.end - keyword.text.len(),
+                Some(&line[value_start..line_end]),
+            )
+        }
+        None => (line_end, None),
+    };
+    let spaces = [' ', '\t'];
+    refuse_control_characters("name", line[name_start..name_end].trim_matches(spaces))?;
+    if let Some(value) = value {
+        refuse_control_characters("value", value.trim_matches(spaces))?;
+    }
     let name = name_toks
         .iter()
         .map(|t| t.text)
         .collect::<Vec<_>>()
         .join(" ");
-    let value = value_at.map(|i| line[after_name[i].end..].trim().to_string());
-    refuse_control_characters("name", &name)?;
-    if let Some(value) = &value {
-        refuse_control_characters("value", value)?;
-    }
+    let value = value.map(|v| v.trim().to_string());
     Ok(Command::SetOption { name, value })
 }
 
@@ -374,9 +392,13 @@ fn parse_position(rest: &[Token<'_>]) -> Result<Command, ParseError> {
     };
     let moves = match after_base.split_first() {
         None => Vec::new(),
-        Some((kw, moves)) if kw.text == "moves" => {
-            moves.iter().map(|t| t.text.to_string()).collect()
-        }
+        // A repeated `moves` continues the list: a manager that appends its
+        // own moves to an opening text ending in `moves …` sends it twice.
+        Some((kw, moves)) if kw.text == "moves" => moves
+            .iter()
+            .filter(|t| t.text != "moves")
+            .map(|t| t.text.to_string())
+            .collect(),
         Some((other, _)) => {
             return Err(ParseError::UnknownToken {
                 command: CMD,
@@ -626,7 +648,12 @@ mod tests {
     #[test]
     fn whitespace_is_flexible() {
         assert_eq!(parse("  \t isready \r\n"), Ok(Command::IsReady));
-        assert_eq!(parse("\u{feff}uci"), Ok(Command::Uci));
+        // The reader drops a byte-order mark; one that reached the parser
+        // would be part of the word, as the session sees it too.
+        assert_eq!(
+            parse("\u{feff}uci"),
+            Err(ParseError::Unknown("\u{feff}uci".into()))
+        );
         assert_eq!(parse("go\t\tdepth   7"), parse("go depth 7"));
         assert_eq!(go("go\t\tdepth   7").depth, Some(7));
     }
@@ -670,6 +697,14 @@ mod tests {
             ("setoption name Hash value 16\u{1b}[2J", "value", '\u{1b}'),
             ("setoption name Ha\u{7f}sh value 16", "name", '\u{7f}'),
             ("setoption name Seed value 1\r2", "value", '\r'),
+            // Control characters that are also whitespace (issue 39).
+            ("setoption name Style value random\u{85}", "value", '\u{85}'),
+            ("setoption name Style\u{85} value random", "name", '\u{85}'),
+            (
+                "setoption name Move\u{1f}Overhead value 5",
+                "name",
+                '\u{1f}',
+            ),
         ] {
             match parse(line) {
                 Err(e @ ParseError::ControlCharacter { .. }) => {
@@ -682,6 +717,14 @@ mod tests {
                 other => panic!("{line:?}: {other:?}"),
             }
         }
+        // A Windows line end is the line's, not the value's.
+        assert_eq!(
+            parse("setoption name Style value greedy\r\n"),
+            Ok(Command::SetOption {
+                name: "Style".into(),
+                value: Some("greedy".into())
+            })
+        );
         assert_eq!(
             parse("setoption name TablebasePath value a\tb"),
             Ok(Command::SetOption {
@@ -795,6 +838,13 @@ mod tests {
             Ok(Command::Position {
                 base: PositionBase::Fen("6/6/6/6/6 x 12 12 1".into()),
                 moves: strs(&["a1"])
+            })
+        );
+        assert_eq!(
+            parse("position startpos moves a1 moves b2 moves"),
+            Ok(Command::Position {
+                base: PositionBase::StartPos,
+                moves: strs(&["a1", "b2"])
             })
         );
         assert_eq!(

@@ -25,7 +25,9 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 const QUEUE_LINES: usize = 64;
 
 pub enum Line {
-    Text(Vec<u8>),
+    /// The line as text: bytes that are not UTF-8 read as U+FFFD, and a
+    /// leading byte-order mark dropped (see `text_of`).
+    Text(String),
     TooLong,
     Eof,
 }
@@ -96,7 +98,9 @@ pub fn spawn_reader(input: impl BufRead + Send + 'static) -> (Receiver<(u64, Lin
         loop {
             seq += 1;
             let line = match read_line(&mut input) {
-                Ok(line) => line,
+                Ok(Raw::Bytes(bytes)) => Line::Text(text_of(&bytes)),
+                Ok(Raw::TooLong) => Line::TooLong,
+                Ok(Raw::Eof) => Line::Eof,
                 Err(e) => {
                     log::error!("reading input: {e}");
                     Line::Eof
@@ -119,19 +123,42 @@ pub fn spawn_reader(input: impl BufRead + Send + 'static) -> (Receiver<(u64, Lin
 /// Whether `line` interrupts the foreground command: Some(true) for `quit`,
 /// Some(false) for `stop`.
 fn interrupts(line: &Line) -> Option<bool> {
-    let Line::Text(bytes) = line else {
+    let Line::Text(text) = line else {
         return None;
     };
-    match command::parse(&String::from_utf8_lossy(bytes)) {
+    match command::parse(text) {
         Ok(Command::Stop) => Some(false),
         Ok(Command::Quit) => Some(true),
         _ => None,
     }
 }
 
+/// The text of one input line, decoded once for everything that reads it
+/// (the interrupt watcher, the parser, the session's error handling).
+/// Non-UTF-8 bytes become U+FFFD: the command is then unknown or malformed
+/// and gets its error line like any other. A byte-order mark at the start
+/// is dropped here, where the line is read: some Windows GUIs send one,
+/// and a mark left for later stages made the first token
+/// `\u{feff}position`, which the parser accepted as `position` while the
+/// session's refusal rules did not recognise it (issue 39).
+fn text_of(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text.into_owned(),
+    }
+}
+
+/// One line as read, before decoding.
+enum Raw {
+    Bytes(Vec<u8>),
+    TooLong,
+    Eof,
+}
+
 /// Reads one line (without its `\n`), bounded by `MAX_LINE_BYTES`: the rest
 /// of an overlong line is skipped, never stored.
-fn read_line(input: &mut impl BufRead) -> std::io::Result<Line> {
+fn read_line(input: &mut impl BufRead) -> std::io::Result<Raw> {
     let mut buf = Vec::new();
     let mut too_long = false;
     loop {
@@ -142,9 +169,9 @@ fn read_line(input: &mut impl BufRead) -> std::io::Result<Line> {
         };
         if chunk.is_empty() {
             return Ok(match (too_long, buf.is_empty()) {
-                (true, _) => Line::TooLong,
-                (false, true) => Line::Eof,
-                (false, false) => Line::Text(buf),
+                (true, _) => Raw::TooLong,
+                (false, true) => Raw::Eof,
+                (false, false) => Raw::Bytes(buf),
             });
         }
         let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
@@ -161,9 +188,9 @@ fn read_line(input: &mut impl BufRead) -> std::io::Result<Line> {
         input.consume(used);
         if done {
             return Ok(if too_long {
-                Line::TooLong
+                Raw::TooLong
             } else {
-                Line::Text(buf)
+                Raw::Bytes(buf)
             });
         }
     }
@@ -175,16 +202,16 @@ mod tests {
 
     #[test]
     fn lines_are_split_and_bounded() {
-        let mut data = b"uci\r\nisready\n".to_vec();
+        let mut data = "uci\r\n\u{feff}isready\n".as_bytes().to_vec();
         data.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
         data.extend(b"\nlast");
         let mut input = std::io::BufReader::with_capacity(1000, &data[..]);
         let mut seen = Vec::new();
         loop {
             match read_line(&mut input).unwrap() {
-                Line::Eof => break,
-                Line::TooLong => seen.push("<too long>".to_string()),
-                Line::Text(buf) => seen.push(String::from_utf8_lossy(&buf).into_owned()),
+                Raw::Eof => break,
+                Raw::TooLong => seen.push("<too long>".to_string()),
+                Raw::Bytes(buf) => seen.push(text_of(&buf)),
             }
         }
         assert_eq!(seen, ["uci\r", "isready", "<too long>", "last"]);

@@ -47,10 +47,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> anyhow::Result<
                 "line longer than {} bytes ignored",
                 input::MAX_LINE_BYTES
             )),
-            Line::Text(bytes) => {
-                // Non-UTF-8 bytes become U+FFFD: the command is then unknown
-                // or malformed and gets its error line like any other.
-                let text = String::from_utf8_lossy(&bytes);
+            Line::Text(text) => {
                 if session.handle(&text) == Flow::Quit {
                     break;
                 }

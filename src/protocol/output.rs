@@ -65,6 +65,15 @@ impl Output {
         self.info_string(&format!("error: {text}"));
     }
 
+    /// The table files refused while probing since the last call, one
+    /// error line each: a file dropped mid-game (damaged, or overwritten
+    /// in place) must not pass unseen, and the search cannot say it.
+    pub fn table_refusals(&self) {
+        for refusal in crate::tablebase::mapped::take_refusals() {
+            self.error(&refusal);
+        }
+    }
+
     /// A `query` that cannot be answered: the error line every refused
     /// command prints, then the one `response` line every query gets, so
     /// a client waiting for it is never left hanging.

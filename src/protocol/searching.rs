@@ -13,7 +13,7 @@
 
 use super::output::{Output, bestmove_line, info_line, legal_prefix};
 use super::watchdog::Watchdog;
-use crate::rules::{Game, Move, MoveList, Position, Rules};
+use crate::rules::{Game, Move, MoveList, Player, Position, Rules};
 use crate::search::params::SearchParams;
 use crate::search::time::{GameStage, TimeBudget};
 use crate::search::{
@@ -148,12 +148,16 @@ impl SearchControl {
         searchmoves: &[Move],
         ponder_option: bool,
     ) -> bool {
-        let mut s = lock(&self.shared);
+        let s = lock(&self.shared);
         let (rules, now) = (game.rules(), game.position());
         let Some(last) = s.last_answer.as_ref().filter(|l| l.rules == *rules) else {
             return false;
         };
-        let Some(rest) = rules.rest_of_capture(&last.root, &last.best, now) else {
+        // By content, not counters: a GUI that writes the position between
+        // the turns may leave the move number out or count it otherwise
+        // (issue 40), and a part of a capture has fixed counters anyway.
+        let as_played = counted_as_a_part_of(now, &last.root);
+        let Some(rest) = rules.rest_of_capture(&last.root, &last.best, &as_played) else {
             return false;
         };
         if !searchmoves.is_empty() && !searchmoves.contains(&rest) {
@@ -184,12 +188,9 @@ impl SearchControl {
             info_line(&info, &info.pv, rules),
             bestmove_line(Some(&rest), ponder.as_ref(), rules),
         ];
-        s.last_answer = Some(LastAnswer {
-            rules: rules.clone(),
-            root: *now,
-            best: rest,
-            info,
-        });
+        // The memory keeps the whole capture from where it was chosen: a
+        // front end that removes one piece per turn asks again, and each
+        // answer names the engine's move, not the previous answer (issue 40).
         self.out.lines(lines.iter().map(String::as_str));
         true
     }
@@ -321,6 +322,21 @@ impl SearchControl {
     }
 }
 
+/// `pos` with the counters every part of a capture played from `root` has:
+/// no plies since capture (the jump reset them) and `root`'s move number
+/// (it goes up only once the capture is complete).
+fn counted_as_a_part_of(pos: &Position, root: &Position) -> Position {
+    let sides = [Player::White, Player::Black];
+    Position::from_parts(
+        sides.map(|p| pos.pieces(p)),
+        sides.map(|p| pos.hand(p).min(u32::from(u8::MAX)) as u8),
+        pos.side_to_move(),
+        0,
+        root.move_number(),
+    )
+    .with_owed_removals(pos.owed_removals().min(u32::from(u8::MAX)) as u8)
+}
+
 /// The longest a search with these limits may take (None: no time limit).
 fn hard_limit(
     limits: &Limits,
@@ -376,6 +392,8 @@ fn finish(s: &mut Shared, out: &Output, result: SearchResult) {
             info,
         });
     }
+    // Before the `bestmove`, so a client that reads up to it sees them.
+    out.table_refusals();
     let shown_ponder = ponder.filter(|_| ctx.ponder_option);
     lines.push(bestmove_line(
         best.as_ref(),

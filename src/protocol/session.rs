@@ -14,13 +14,23 @@ use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES
 
 const THREADS: &str = "Threads";
 use crate::rules::{
-    self, Game, MAX_MOVES, Move, MoveError, Outcome, PerftError, Player, Rules, Variant,
+    self, Game, MAX_MOVES, Move, MoveError, Outcome, PerftError, Player, Position, PositionError,
+    Rules, Variant, VariantError,
 };
 use crate::search::tables::{self, Tables};
 use crate::search::{Limits, SearchOptions, SearchRequest, Signals, bench, driver};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
+
+/// A rule option set on its own: its name, its `Variant::set` key and its
+/// value as `Variant::set` reads it.
+#[derive(Clone, Debug)]
+struct RuleOption {
+    name: String,
+    key: &'static str,
+    value: String,
+}
 
 /// Whether the input loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +56,15 @@ pub struct Session {
     /// a client that ignores `info string` must still see that something
     /// is wrong.
     rejected: Option<String>,
+    /// The rules the last `Variant`, `VariantSpec` or `UCI_Variant` gave
+    /// (standard until one arrives), before the rule options below.
+    preset: Variant,
+    /// The rule options set one by one, in the order they came: they apply
+    /// on top of `preset` whichever arrived first, because managers send
+    /// options in an order of their own (cutegames sent `WinCondition`
+    /// before `UCI_Variant`, which reset it; issue 40). A spec that names
+    /// a rule itself (`standard,win=one-left`) takes that rule back.
+    rule_options: Vec<RuleOption>,
     search: SearchControl,
     /// Endgame tables for the current rules, from TablebasePath.
     tables: Tables,
@@ -70,6 +89,8 @@ impl Session {
             options,
             rules,
             given: None,
+            preset: Variant::STANDARD,
+            rule_options: Vec::new(),
             tables: Tables::default(),
             rejected: None,
             interrupt,
@@ -79,7 +100,7 @@ impl Session {
     /// Executes one input line.
     pub fn handle(&mut self, line: &str) -> Flow {
         log::debug!("<< {line}");
-        match super::command::parse(line) {
+        let flow = match super::command::parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
                 match line.split_whitespace().next() {
@@ -89,7 +110,10 @@ impl Session {
                 }
                 Flow::Continue
             }
-        }
+        };
+        // `d` and `eval` probe tables too; a search reports its own.
+        self.out.table_refusals();
+        flow
     }
 
     fn execute(&mut self, command: Command) -> Flow {
@@ -179,31 +203,64 @@ impl Session {
         }
     }
 
-    /// A preset or a whole rule spec; every rule it does not name is reset.
+    /// A preset or a whole rule spec: every rule it does not name is reset,
+    /// except those set by their own options, which stay on top of it.
     fn set_variant(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
-        let variant = settings::variant_value(option, value)?;
-        let warning = settings::variant_reset_warning(
-            option,
-            self.rules.variant(),
-            &variant,
-            value.unwrap_or(""),
-        );
-        self.change_rules(variant)?;
+        let preset = settings::variant_value(option, value)?;
+        let spec = value.unwrap_or("").trim();
+        let named = settings::named_rule_keys(spec);
+        let kept: Vec<RuleOption> = self
+            .rule_options
+            .iter()
+            .filter(|o| !named.contains(&o.key))
+            .cloned()
+            .collect();
+        let variant =
+            with_rule_options(preset, &kept).map_err(|e| format!("option {option}: {e}"))?;
+        let warning = settings::variant_reset_warning(option, self.rules.variant(), &variant, spec);
+        let overridden: Vec<String> = kept
+            .iter()
+            .filter(|o| settings::rule_text(&preset, o.key) != o.value)
+            .map(|o| format!("{} {}", o.name, o.value))
+            .collect();
+        self.change_rules(variant)
+            .map_err(|e| format!("option {option}: {e}"))?;
+        self.preset = preset;
+        self.rule_options = kept;
+        if !overridden.is_empty() {
+            self.out.info_string(&format!(
+                "{option} {spec}: kept {}, set by their own options, which apply on top of any preset (to drop one, name it in the value: setoption name VariantSpec value {spec},<key>=<value>)",
+                overridden.join(", ")
+            ));
+        }
         if let Some(warning) = warning {
             self.out.info_string(&warning);
         }
         Ok(())
     }
 
-    fn set_rule(&mut self, name: &str, key: &str, value: Option<&str>) -> Result<(), String> {
+    /// One rule, kept on top of the preset whatever comes later.
+    fn set_rule(
+        &mut self,
+        name: &str,
+        key: &'static str,
+        value: Option<&str>,
+    ) -> Result<(), String> {
         let def = self.options.find(name).ok_or("no such rule option")?;
         let parsed = def.parse_value(value).map_err(|e| e.to_string())?;
-        let mut variant = *self.rules.variant();
-        variant
-            .set(key, &settings::value_text(&parsed))
-            .map_err(|e| format!("option {name}: {e}"))?;
+        let mut options = self.rule_options.clone();
+        options.retain(|o| o.key != key);
+        options.push(RuleOption {
+            name: name.to_string(),
+            key,
+            value: settings::value_text(&parsed),
+        });
+        let variant =
+            with_rule_options(self.preset, &options).map_err(|e| format!("option {name}: {e}"))?;
         self.change_rules(variant)
-            .map_err(|e| format!("option {name}: {e}"))
+            .map_err(|e| format!("option {name}: {e}"))?;
+        self.rule_options = options;
+        Ok(())
     }
 
     /// Installs new rules (if valid), shows them to the GUI and resets the
@@ -316,10 +373,13 @@ impl Session {
     /// position, so this is safe at any time.
     fn set_position(&mut self, base: &PositionBase, moves: &[String]) {
         match self.build_game(base, moves) {
-            Ok(game) => {
+            Ok((game, note)) => {
                 self.game = game;
                 self.given = Some((base.clone(), moves.to_vec()));
                 self.rejected = None;
+                if let Some(note) = note {
+                    self.out.info_string(&note);
+                }
             }
             Err(e) => self.reject_position(&e),
         }
@@ -333,12 +393,17 @@ impl Session {
         self.rejected = Some(format!("the last position was rejected: {why}"));
     }
 
-    fn build_game(&self, base: &PositionBase, moves: &[String]) -> Result<Game, String> {
-        let start = match base {
-            PositionBase::StartPos => self.rules.start_position(),
+    /// The game a `position` command sets, and a note on what was read
+    /// otherwise than written.
+    fn build_game(
+        &self,
+        base: &PositionBase,
+        moves: &[String],
+    ) -> Result<(Game, Option<String>), String> {
+        let (start, note) = match base {
+            PositionBase::StartPos => (self.rules.start_position(), None),
             PositionBase::Fen(text) => self
-                .rules
-                .parse_position(text)
+                .read_position(text)
                 .map_err(|e| format!("position fen {text:?}: {e}"))?,
         };
         let mut game = Game::from_position(self.rules.clone(), start);
@@ -355,7 +420,29 @@ impl Session {
                 parse_in_game(&game, text).map_err(|e| format!("position: move {}: {e}", i + 1))?;
             game.play(&mv);
         }
-        Ok(game)
+        Ok((game, note))
+    }
+
+    /// A position text, where owed removals (`x<k>`) with plies since
+    /// capture above 0 read as 0: removals are owed only right after a
+    /// jump, which reset the counter, and a GUI whose counter resets at the
+    /// removal instead writes its own count (issue 40). Said in the note.
+    fn read_position(&self, text: &str) -> Result<(Position, Option<String>), PositionError> {
+        match self.rules.parse_position(text) {
+            Err(PositionError::OwedWithoutCapture { plies }) => {
+                let mut fields: Vec<&str> = text.split_whitespace().collect();
+                let owed = fields.last().copied().unwrap_or_default().to_string();
+                if let Some(field) = fields.get_mut(4) {
+                    *field = "0";
+                }
+                let pos = self.rules.parse_position(&fields.join(" "))?;
+                let note = format!(
+                    "position fen: removals are owed ({owed}), so the last move was a capture: plies since capture {plies} read as 0"
+                );
+                Ok((pos, Some(note)))
+            }
+            other => other.map(|pos| (pos, None)),
+        }
     }
 
     fn go(&mut self, params: &GoParams) {
@@ -536,6 +623,16 @@ impl Session {
             format!("Nodes/second: {}", report.nodes_per_second()),
         ]);
     }
+}
+
+/// `preset` with the rule options set one by one on top, in their order.
+fn with_rule_options(preset: Variant, options: &[RuleOption]) -> Result<Variant, VariantError> {
+    let mut variant = preset;
+    for option in options {
+        variant.set(option.key, &option.value)?;
+    }
+    variant.validate()?;
+    Ok(variant)
 }
 
 fn too_many_moves(what: &str, count: u64) -> String {

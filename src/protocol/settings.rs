@@ -70,6 +70,32 @@ pub fn rule_key(option: &str) -> Option<&'static str> {
         .map(|(_, key)| *key)
 }
 
+/// The rule keys a spec names as `key=value` items (aliases as their
+/// canonical key): the rules a `Variant` value sets itself, rather than
+/// through a preset.
+pub fn named_rule_keys(spec: &str) -> Vec<&'static str> {
+    spec.split(',')
+        .filter_map(|item| item.split_once('='))
+        .filter_map(|(key, _)| {
+            let key = key.trim().to_ascii_lowercase();
+            let key = match key.as_str() {
+                "columns" => "cols",
+                "win_condition" => "win",
+                other => other,
+            };
+            RULE_OPTIONS
+                .iter()
+                .find(|(_, k)| *k == key)
+                .map(|(_, k)| *k)
+        })
+        .collect()
+}
+
+/// A rule's value in `variant`, as `Variant::set` reads it.
+pub fn rule_text(variant: &Variant, key: &str) -> String {
+    rule_value(variant, key)
+}
+
 /// A rule's current value as the text `Variant::set` reads: taken from
 /// `Variant::spec` so the two spellings can never drift apart.
 fn rule_value(variant: &Variant, key: &str) -> String {
@@ -209,6 +235,13 @@ pub fn variant_value(option: &str, value: Option<&str>) -> Result<Variant, Strin
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .ok_or_else(|| OptionError::MissingValue(option.to_string()).to_string())?;
+    // `Variant::from_spec` skips empty items, so `,` alone would read as
+    // standard: a value that names nothing is as empty as no value.
+    if spec.split(',').all(|item| item.trim().is_empty()) {
+        return Err(format!(
+            "option {option}: {spec:?} names no preset and no rule"
+        ));
+    }
     Variant::from_spec(spec).map_err(|e| format!("option {option}: {e}"))
 }
 
@@ -400,6 +433,8 @@ mod tests {
             None,
             Some(""),
             Some("  "),
+            Some(","),
+            Some(" , ,"),
             Some("chess"),
             Some("rows=2"),
             Some("x=1"),
@@ -438,6 +473,15 @@ mod tests {
             None
         );
         assert_eq!(variant_reset_warning(VARIANT, &new, &new, "standard"), None);
+    }
+
+    #[test]
+    fn named_rule_keys_are_canonical() {
+        assert_eq!(
+            named_rule_keys("6x6, Columns=5,win_condition=capture-all,x=1,no_capture_draw=3"),
+            ["cols", "win", "no_capture_draw"]
+        );
+        assert!(named_rule_keys("all-options").is_empty());
     }
 
     #[test]

@@ -91,6 +91,15 @@ pub enum TableFileError {
         wanted: Metric,
     },
     Format(PathBuf, FormatError),
+    /// A symbolic link whose target does not exist (a loop is an `Io`
+    /// error of its own).
+    BrokenLink(PathBuf),
+    /// A win/draw/loss file without its distance file: the class cannot
+    /// be probed (the root and the no-capture rule read distances).
+    MissingPartner {
+        path: PathBuf,
+        partner: PathBuf,
+    },
 }
 
 impl TableFileError {
@@ -117,6 +126,17 @@ impl fmt::Display for TableFileError {
                 p.parent().unwrap_or(Path::new(".")).display()
             ),
             TableFileError::Format(p, e) => write!(f, "{}: {e}", p.display()),
+            TableFileError::BrokenLink(p) => write!(
+                f,
+                "{}: a symbolic link to a file that does not exist",
+                p.display()
+            ),
+            TableFileError::MissingPartner { path, partner } => write!(
+                f,
+                "{}: missing, the distance file of {} (a class is probed with both files)",
+                partner.display(),
+                path.display()
+            ),
             TableFileError::OtherMetric {
                 path,
                 found,
@@ -226,7 +246,7 @@ pub fn find(
     metric: Metric,
 ) -> Result<Table, TableFileError> {
     let wdl_path = path(dir, class);
-    if !wdl_path.exists() {
+    if !present(&wdl_path)? {
         let legacy = legacy_path(dir, class);
         if legacy.exists() {
             return Err(TableFileError::OldFormat(legacy));
@@ -235,6 +255,13 @@ pub fn find(
             wdl_path,
             std::io::ErrorKind::NotFound.into(),
         ));
+    }
+    let partner = format::path(dir, class, Kind::Distance(metric));
+    if metric_in(dir, class).is_none() && !present(&partner)? {
+        return Err(TableFileError::MissingPartner {
+            path: wdl_path,
+            partner,
+        });
     }
     match metric_in(dir, class) {
         Some(found) if found != metric => {
@@ -264,6 +291,22 @@ pub fn find(
         losses_derived: distance.losses_derived,
         store: super::table::Store::Mapped(Box::new(files)),
     })
+}
+
+/// Whether a table file is there: false only when nothing at all has that
+/// name (a class not generated, a gap). A symbolic link loop or a link to
+/// nothing is an error, so that loading says why the class is not probed.
+fn present(path: &Path) -> Result<bool, TableFileError> {
+    match std::fs::metadata(path) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            match std::fs::symlink_metadata(path) {
+                Ok(_) => Err(TableFileError::BrokenLink(path.to_path_buf())),
+                Err(_) => Ok(false),
+            }
+        }
+        Err(e) => Err(TableFileError::Io(path.to_path_buf(), e)),
+    }
 }
 
 fn check_identity(

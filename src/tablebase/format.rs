@@ -319,8 +319,18 @@ pub fn check(bytes: &[u8]) -> Result<Header, FormatError> {
         return Err(FormatError::Malformed("index checksum"));
     }
     let blocks = Blocks::new(&header, bytes);
-    let ordered = (0..header.blocks).all(|n| blocks.offset(n) <= blocks.offset(n + 1));
-    if blocks.offset(0) != 0 || blocks.offset(header.blocks) != header.data_bytes || !ordered {
+    let mut last = blocks.offset(0)?;
+    if last != 0 {
+        return Err(FormatError::Malformed("block offsets"));
+    }
+    for n in 1..=header.blocks {
+        let next = blocks.offset(n)?;
+        if next < last {
+            return Err(FormatError::Malformed("block offsets"));
+        }
+        last = next;
+    }
+    if last != header.data_bytes {
         return Err(FormatError::Malformed("block offsets"));
     }
     Ok(header)
@@ -338,23 +348,42 @@ impl<'a> Blocks<'a> {
         Blocks { header, bytes }
     }
 
-    fn offset(&self, n: u64) -> u64 {
-        let at = self.header.length + 8 * n as usize;
-        u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"))
+    /// `len` bytes at `at`, or an error where they are not all there: what
+    /// is read from a mapped file is checked at use, never trusted from an
+    /// earlier look (the file may have been rewritten in place since).
+    fn bytes_at(&self, at: u64, len: u64) -> Result<&'a [u8], FormatError> {
+        let end = at
+            .checked_add(len)
+            .ok_or(FormatError::Malformed("block offsets"))?;
+        let outside = || FormatError::Malformed("block offsets");
+        let range = usize::try_from(at).map_err(|_| outside())?
+            ..usize::try_from(end).map_err(|_| outside())?;
+        self.bytes.get(range).ok_or_else(outside)
     }
 
-    fn stored_crc(&self, n: u64) -> u32 {
-        let at = self.header.length + 8 * (self.header.blocks as usize + 1) + 4 * n as usize;
-        u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes"))
+    fn offset(&self, n: u64) -> Result<u64, FormatError> {
+        let at = self.header.length as u64 + 8 * n;
+        let bytes = self.bytes_at(at, 8)?;
+        Ok(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
+    }
+
+    fn stored_crc(&self, n: u64) -> Result<u32, FormatError> {
+        let at = self.header.length as u64 + 8 * (self.header.blocks + 1) + 4 * n;
+        let bytes = self.bytes_at(at, 4)?;
+        Ok(u32::from_le_bytes(bytes.try_into().expect("4 bytes")))
     }
 
     /// Decodes block `n` into `out` (resized to the block's bytes), after
-    /// checking its CRC-32.
+    /// checking its place and its CRC-32.
     pub fn decode(&self, n: u64, out: &mut Vec<u8>) -> Result<(), FormatError> {
+        if n >= self.header.blocks {
+            return Err(FormatError::Block(n));
+        }
         let data_start = self.header.index_range().end as u64;
-        let (from, to) = (self.offset(n), self.offset(n + 1));
-        let data = &self.bytes[(data_start + from) as usize..(data_start + to) as usize];
-        if crc32fast::hash(data) != self.stored_crc(n) {
+        let (from, to) = (self.offset(n)?, self.offset(n + 1)?);
+        let len = to.checked_sub(from).ok_or(FormatError::Block(n))?;
+        let data = self.bytes_at(data_start.saturating_add(from), len)?;
+        if crc32fast::hash(data) != self.stored_crc(n)? {
             return Err(FormatError::Block(n));
         }
         out.clear();

@@ -5,6 +5,9 @@
 //!
 //! A file that fails any check (header, length, index, a block's checksum)
 //! is logged once and never probed again: the search then does without it.
+//! The checks are made where the bytes are used, not only once at mapping:
+//! a file overwritten in place (`cp other.ytw 3-2-0-0.ytw`) changes what
+//! the mapping shows under a search that trusted it (issue 39).
 
 use super::class::Class;
 use super::format::{self, Blocks, FormatError, Header, Kind};
@@ -32,6 +35,17 @@ const WDL_SLOT_BYTES: usize = 8 * 1024;
 /// Distance blocks kept (up to 16 KiB each): only the root and a
 /// no-capture limit read distances.
 const DISTANCE_SLOTS: usize = 64;
+
+/// Files refused while probing, not yet reported: the search runs on its
+/// own thread and knows no protocol, so the engine collects these (with
+/// `take_refusals`) and tells its client in an `info string`. A file is
+/// refused once, so this holds at most one line per file.
+static REFUSALS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// The refusals of mapped files since the last call, one line each.
+pub fn take_refusals() -> Vec<String> {
+    std::mem::take(&mut *REFUSALS.lock().unwrap_or_else(PoisonError::into_inner))
+}
 
 /// Numbers every file opened by this process, so cached blocks of a file
 /// that was replaced (tables reloaded) are never mistaken for its blocks.
@@ -104,8 +118,41 @@ pub struct LazyFile {
     rules: String,
     class: Class,
     kind: Kind,
-    map: OnceLock<Option<(Mmap, Header)>>,
+    map: OnceLock<Option<Mapped>>,
     damaged: AtomicBool,
+}
+
+/// A file as mapped: what was checked then, to be checked again at use.
+struct Mapped {
+    map: Mmap,
+    header: Header,
+    /// Kept open to compare its size with the mapping's before a read: a
+    /// file cut shorter under the mapping would fault on its lost pages.
+    file: std::fs::File,
+    header_crc: u32,
+}
+
+impl Mapped {
+    /// Whether the file still is what was mapped: the same length, the same
+    /// header bytes. A probe decodes a block only after this holds (the
+    /// block's own CRC-32 then vouches for the data).
+    fn unchanged(&self) -> Result<(), String> {
+        let size = self.file.metadata().map_err(|e| e.to_string())?.len();
+        if size != self.map.len() as u64 {
+            return Err(format!(
+                "it changed under the engine (now {size} bytes, {} when mapped)",
+                self.map.len()
+            ));
+        }
+        let head = self
+            .map
+            .get(..self.header.length)
+            .ok_or("it changed under the engine (shorter than its header)")?;
+        if crc32fast::hash(head) != self.header_crc {
+            return Err("it changed under the engine (another header)".to_string());
+        }
+        Ok(())
+    }
 }
 
 impl LazyFile {
@@ -127,15 +174,20 @@ impl LazyFile {
 
     fn refuse(&self, why: &str) {
         if !self.damaged.swap(true, Ordering::Relaxed) {
-            log::error!(
-                "tablebase file {} refused: {why}; it is no longer probed",
+            let line = format!(
+                "tablebase file {} refused: {why}; it is no longer probed (set TablebasePath again to reload)",
                 self.path.display()
             );
+            log::error!("{line}");
+            REFUSALS
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(line);
         }
     }
 
     /// The mapped, checked file, None once it has been refused.
-    fn blocks(&self) -> Option<Blocks<'_>> {
+    fn mapped(&self) -> Option<&Mapped> {
         if self.damaged.load(Ordering::Relaxed) {
             return None;
         }
@@ -146,22 +198,29 @@ impl LazyFile {
                 None
             }
         });
-        let (map, header) = map.as_ref()?;
-        Some(Blocks::new(header, map))
+        map.as_ref()
     }
 
-    fn open(&self) -> Result<(Mmap, Header), String> {
+    fn open(&self) -> Result<Mapped, String> {
         let header = read_header(&self.path).map_err(|e| e.to_string())?;
         if header.rules != self.rules || header.class != self.class || header.kind != self.kind {
             return Err("its header changed since it was loaded".to_string());
         }
         let file = open_regular(&self.path).map_err(|e| e.to_string())?;
-        // SAFETY: the map is read only; the tables are never written in
-        // place (a rewrite makes a new file and renames it), and every
-        // block read from the map is checked against its CRC-32.
+        // SAFETY: the map is read only. The tables are meant to be replaced
+        // by a new file and a rename, never written in place; a file that is
+        // written in place anyway is caught where it is read (`unchanged`,
+        // the bounds of every offset, the CRC-32 of every block), except
+        // in the instant between that check and the read.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| e.to_string())?;
         let header = format::check(&map).map_err(|e| e.to_string())?;
-        Ok((map, header))
+        let header_crc = crc32fast::hash(&map[..header.length]);
+        Ok(Mapped {
+            map,
+            header,
+            file,
+            header_crc,
+        })
     }
 
     /// Runs `read` on the decoded block holding position `i`, from the
@@ -175,7 +234,8 @@ impl LazyFile {
     ) -> Option<T> {
         // The file's own block size: files of the first format 2 have
         // smaller blocks than the ones written now.
-        let blocks = self.blocks()?;
+        let mapped = self.mapped()?;
+        let blocks = Blocks::new(&mapped.header, &mapped.map);
         let block_positions = blocks.header.block_positions;
         let (n, within) = (i / block_positions, (i % block_positions) as usize);
         let key = self.id << 32 | n;
@@ -193,6 +253,10 @@ impl LazyFile {
                 return None;
             }
             slot.key = 0;
+            if let Err(why) = mapped.unchanged() {
+                self.refuse(&why);
+                return None;
+            }
             if let Err(e) = self.decode_into(&blocks, n, &mut slot) {
                 self.refuse(&e.to_string());
                 return None;
