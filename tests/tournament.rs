@@ -891,8 +891,8 @@ fn check_k8s_yaml(path: &str, script: &str) {
 #[test]
 fn cluster_examples_merge_to_one_run() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let yaml_path = format!("{root}/scripts/k8s-match-job.yaml");
-    let slurm_path = format!("{root}/scripts/slurm-match.sh");
+    let yaml_path = format!("{root}/scripts/cluster/k8s-match-job.yaml");
+    let slurm_path = format!("{root}/scripts/cluster/slurm-match.sh");
     let yaml = std::fs::read_to_string(&yaml_path).unwrap();
     let script = k8s_shard_script(&yaml);
     check_k8s_yaml(&yaml_path, &script);
