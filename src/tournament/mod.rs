@@ -8,6 +8,7 @@
 //! `live` publishes the games in progress beside them.
 
 pub mod cli;
+pub mod coverage;
 pub mod engine_process;
 pub mod game;
 pub mod interrupt;
@@ -26,6 +27,7 @@ pub use cli::{MatchArgs, MatchConfig, parse_args};
 pub use runner::{MatchReport, PlayedGame, run_match};
 
 use anyhow::{Context, Result, bail, ensure};
+use coverage::{Coverage, MissingShare};
 use records::GameResult;
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
@@ -43,9 +45,12 @@ pub fn run(args: MatchArgs) -> Result<()> {
             files.push((path.display().to_string(), Box::new(BufReader::new(file))));
         }
         let sprt = args.sprt.as_deref().map(cli::sprt_spec).transpose()?;
-        let tallies = rescore_inputs(files)?;
+        let (tallies, missing) = merge(files)?;
         for tally in &tallies {
             print!("{}", tally.report(sprt.as_ref()));
+        }
+        for share in &missing {
+            println!("incomplete: {share}");
         }
         if let Some(anchor) = &args.anchor {
             ensure!(
@@ -54,6 +59,17 @@ pub fn run(args: MatchArgs) -> Result<()> {
             );
         }
         print!("{}", standings_text(&tallies, args.anchor.as_deref()));
+        // After the statistics, which stand for the games that are there:
+        // a failed task of a batch array must not pass for a whole match.
+        ensure!(
+            missing.is_empty(),
+            "the merge is incomplete: {}",
+            missing
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
         return Ok(());
     }
     let config = MatchConfig::from_args(&args)?;
@@ -170,6 +186,15 @@ struct Scored {
 /// not file order (concurrent games finish out of order), so a rescore
 /// reports the same way round as the live run.
 pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Result<Vec<PairTally>> {
+    merge(inputs).map(|(tallies, _)| tallies)
+}
+
+/// [`rescore_inputs`], and the shares of sharded matches whose games are
+/// missing from the records (see [`coverage`]).
+pub fn merge<'a>(
+    inputs: Vec<(String, Box<dyn BufRead + 'a>)>,
+) -> Result<(Vec<PairTally>, Vec<MissingShare>)> {
+    let mut coverage = Coverage::default();
     let mut games: Vec<Scored> = Vec::new();
     let mut run_order: HashMap<String, usize> = HashMap::new();
     for (file, (name, input)) in inputs.into_iter().enumerate() {
@@ -189,8 +214,12 @@ pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Resul
                 .unwrap_or(index);
             let run = match game.tag("Run") {
                 Some(run) => {
-                    resume::parse_run_tag(run)
+                    let tag = resume::parse_run_tag(run)
                         .with_context(|| format!("{name}: {}", resume::game_label(&game)))?;
+                    let scheduled = game.tag("Scheduled").and_then(|n| n.parse().ok());
+                    if !matches!(game.result, GameResult::Unfinished) {
+                        coverage.add(&tag, number, scheduled);
+                    }
                     run.to_string()
                 }
                 None => {
@@ -258,7 +287,7 @@ pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Resul
         let key = format!("{} / {}", game.run, game.pair);
         tally.add(&key, outcome, &game.termination);
     }
-    Ok(tallies)
+    Ok((tallies, coverage.missing()))
 }
 
 fn flip(outcome: stats::Outcome) -> stats::Outcome {
