@@ -7,7 +7,9 @@
 #   sbatch --array=1-16 scripts/cluster/slurm-match.sh
 # When all tasks are done, merge the shares:
 #   yote match --rescore results/shard-*.pgn [--sprt elo0=0,elo1=5]
-# Tested by tests/tournament.rs (cluster_examples_merge_to_one_run).
+# Tested by tests/tournament.rs (cluster_examples_merge_to_one_run, the
+# scheduler faked) and tests/cluster.rs (on a real one-node Slurm cluster:
+# sbatch --array=1-4, a requeued task, a cancelled one); docs/cluster.md.
 #SBATCH --job-name=yote-match
 #SBATCH --array=1-4
 #SBATCH --cpus-per-task=2
