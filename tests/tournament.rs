@@ -643,6 +643,149 @@ fn shards_merged_equal_one_unsharded_run_game_for_game() {
     }
 }
 
+/// A merge of shards names a share whose task failed: one with no records
+/// file at all, one cut short (its last game pair lost); the statistics of
+/// the games that are there still print, and the merge exits non-zero. The
+/// whole set merges cleanly (issue 42).
+#[test]
+fn a_merge_reports_a_missing_or_short_shard() {
+    let yote = env!("CARGO_BIN_EXE_yote");
+    let dir = temp("short-shard");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let shard = |k: usize| dir.join(format!("shard-{k}.pgn"));
+    for k in 1..=3 {
+        let out = Command::new(yote)
+            .args(["match", "--quiet", "--depth", "1", "--games", "12"])
+            .args(["--seed", "4", "--shard", &format!("{k}/3")])
+            .args(["--engine", &engine("a", "--seed 1")])
+            .args(["--engine", &engine("b", "--seed 2")])
+            .arg("--pgn")
+            .arg(shard(k))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "shard {k}");
+    }
+    let merge = |files: &[std::path::PathBuf]| {
+        let out = Command::new(yote)
+            .args(["match", "--rescore"])
+            .args(files)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        (out.status.success(), stdout, stderr)
+    };
+    let (ok, stdout, stderr) = merge(&[shard(1), shard(2), shard(3)]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(!stdout.contains("incomplete"), "{stdout}");
+
+    // Share 2's task died before its last game pair: 4 games, 2 kept.
+    let text = std::fs::read_to_string(shard(2)).unwrap();
+    let games = GameRecord::parse_all(&text).unwrap();
+    assert_eq!(games.len(), 4);
+    let kept: String = games[..2].iter().map(|g| g.write()).collect();
+    std::fs::write(shard(2), kept).unwrap();
+    // Share 3's task never started: no file, so the glob leaves it out.
+    let (ok, stdout, stderr) = merge(&[shard(1), shard(2)]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!ok, "an incomplete merge fails: {stdout}");
+    assert!(
+        stdout.contains("a vs b: 6 games"),
+        "the statistics of the games there still print: {stdout}"
+    );
+    for line in [
+        "shard 2/3 of seed=4 ",
+        ": 2 of its 4 games",
+        "shard 3/3 of seed=4 ",
+    ] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+    assert!(stdout.contains("no records"), "{stdout}");
+    assert!(stderr.contains("the merge is incomplete"), "{stderr}");
+}
+
+/// The engine processes the runner started (children of any of its
+/// threads).
+fn children(pid: u32) -> Vec<i32> {
+    let mut found = Vec::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return found;
+    };
+    for task in tasks.flatten() {
+        let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        found.extend(
+            list.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok()),
+        );
+    }
+    found
+}
+
+/// A scheduler that stops a job (Slurm's scancel or requeue, a pod's
+/// eviction) sends SIGTERM to every process of it at once: the engines
+/// die of it a moment before the runner hears it. Their games are
+/// interrupted, not lost by a "crash"; the resumed run then plays them, so
+/// the records equal an unstopped run's (issue 42: seen in the Slurm
+/// requeue test, where a game was recorded as "killed by signal 15").
+#[test]
+fn engines_stopped_with_the_runner_forfeit_no_game() {
+    let yote = env!("CARGO_BIN_EXE_yote");
+    let dir = temp("stopped-job");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = |pgn: &std::path::Path, resume: bool| {
+        let mut command = Command::new(yote);
+        command
+            .args(["match", "--quiet", "--nodes", "2000", "--games", "4"])
+            .args(["--seed", "3", "--concurrency", "2"])
+            .args(["--engine", &format!("name=a,cmd={yote}")])
+            .args([
+                "--engine",
+                &format!("name=b,cmd={yote},option.SearchFeatures=-lmr"),
+            ])
+            .arg("--pgn")
+            .arg(pgn)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        if resume {
+            command.arg("--resume");
+        }
+        command.spawn().unwrap()
+    };
+    let stopped = dir.join("stopped.pgn");
+    let mut runner = start(&stopped, false);
+    let began = std::time::Instant::now();
+    let engines = loop {
+        let engines = children(runner.id());
+        if engines.len() == 4 {
+            break engines;
+        }
+        assert!(
+            began.elapsed() < std::time::Duration::from_secs(20),
+            "{engines:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300)); // into the games
+    for pid in engines {
+        // SAFETY: signals processes this test's child started.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    unsafe { libc::kill(runner.id() as i32, libc::SIGTERM) };
+    runner.wait().unwrap();
+    let text = std::fs::read_to_string(&stopped).unwrap_or_default();
+    assert!(!text.contains("crash"), "{text}");
+    assert!(start(&stopped, true).wait().unwrap().success());
+    let whole = dir.join("whole.pgn");
+    assert!(start(&whole, false).wait().unwrap().success());
+    let resumed = games_by_number(&std::fs::read_to_string(&stopped).unwrap());
+    let unstopped = games_by_number(&std::fs::read_to_string(&whole).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(resumed, unstopped);
+}
+
 #[test]
 fn standings_and_crosstable_for_a_round_robin() {
     let yote = env!("CARGO_BIN_EXE_yote");
@@ -891,8 +1034,8 @@ fn check_k8s_yaml(path: &str, script: &str) {
 #[test]
 fn cluster_examples_merge_to_one_run() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let yaml_path = format!("{root}/scripts/k8s-match-job.yaml");
-    let slurm_path = format!("{root}/scripts/slurm-match.sh");
+    let yaml_path = format!("{root}/scripts/cluster/k8s-match-job.yaml");
+    let slurm_path = format!("{root}/scripts/cluster/slurm-match.sh");
     let yaml = std::fs::read_to_string(&yaml_path).unwrap();
     let script = k8s_shard_script(&yaml);
     check_k8s_yaml(&yaml_path, &script);

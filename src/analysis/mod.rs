@@ -1,7 +1,7 @@
 //! Game analysis: every position of recorded games searched, every move
 //! judged by what it lost.
 //!
-//! Records come in through `tournament::records` (the match runner's files)
+//! Records come in through `client::records` (the match runner's files)
 //! or as plain move lists; each position is searched on its own with a fresh
 //! table, so a `nodes` or `depth` limit gives the same answer whatever the
 //! number of workers or the order they run in. Finished positions go to a

@@ -296,7 +296,7 @@ impl EngineProcess {
                     // A dead engine whose pipe a grandchild still holds open
                     // is a crash, not a hang.
                     if let Ok(Some(status)) = self.child.try_wait() {
-                        return Err(EngineError::Crashed(exit_text(status)));
+                        return Err(died(exit_text(status), status));
                     }
                 }
             }
@@ -329,7 +329,7 @@ impl EngineProcess {
         // so the status can be reported.
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return EngineError::Crashed(format!("{what}, {}", exit_text(status)));
+                return died(format!("{what}, {}", exit_text(status)), status);
             }
             thread::sleep(Duration::from_millis(5));
         }
@@ -625,6 +625,34 @@ impl Drop for EngineProcess {
         }
         let _ = self.child.wait();
     }
+}
+
+/// How long an engine killed by a stop signal waits for the runner's own
+/// before it counts as a crash: a scheduler that stops a job (Slurm's
+/// scancel or requeue, a pod's eviction) signals every process of it, the
+/// engines a moment before the runner.
+const STOPPED_WITH_THE_RUNNER: Duration = Duration::from_secs(1);
+
+/// The error for an engine that exited with `status`: interrupted when it
+/// was killed by SIGTERM, SIGINT or SIGHUP and the runner is being stopped
+/// too (the game is then not recorded, and `--resume` replays it rather
+/// than count a forfeit the engine did not commit), else a crash.
+fn died(text: String, status: ExitStatus) -> EngineError {
+    use std::os::unix::process::ExitStatusExt;
+    let stop = matches!(
+        status.signal(),
+        Some(libc::SIGTERM | libc::SIGINT | libc::SIGHUP)
+    );
+    if stop {
+        let until = Instant::now() + STOPPED_WITH_THE_RUNNER;
+        while !interrupt::requested() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(10));
+        }
+        if interrupt::requested() {
+            return EngineError::Interrupted;
+        }
+    }
+    EngineError::Crashed(text)
 }
 
 fn exit_text(status: ExitStatus) -> String {

@@ -3,7 +3,7 @@
 //! The page plays, analyses, reviews and watches games; the server behind it
 //! speaks to engines only over UGI (the match runner's `engine_process`),
 //! answers rule questions (legal moves, game end) with `rules`, and reads
-//! games with `tournament::records`. Nothing the page sends can start a
+//! games with `client::records`. Nothing the page sends can start a
 //! process or open a file the command line did not name.
 
 pub mod assets;

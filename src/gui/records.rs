@@ -1,5 +1,5 @@
 //! Records for Review and Watch: the files the command line named and the
-//! texts the page uploaded, read with `tournament::records`, replayed with
+//! texts the page uploaded, read with `client::records`, replayed with
 //! the rules so every ply has its board, and the `yote analyse` / match
 //! runner comments turned into values for the evaluation graph.
 

@@ -1,6 +1,6 @@
 //! Watch: follows a records file that a `yote match --pgn FILE` appends to,
 //! and the sidecar `FILE.live` in which the runner publishes its games in
-//! progress (`tournament::live`). The stream sends each finished game as it
+//! progress (`client::live`). The stream sends each finished game as it
 //! lands, the standings after them, and the boards of the running games
 //! whenever the sidecar changes. Everything it keeps is bounded: the
 //! reader's state, the last finished game numbers, the last sidecar text.

@@ -4,10 +4,11 @@
 //! (`engine_process`); each game is refereed move by move with the rules
 //! library (`game`); `schedule` and `openings` decide who plays what;
 //! `runner` plays the schedule on N threads; `tally` and `stats` turn results
-//! into Elo, LOS and SPRT; `records` writes and reads the game records, and
-//! `live` publishes the games in progress beside them.
+//! into Elo, LOS and SPRT; `coverage` finds the games a sharded match is
+//! missing. The engine processes and the records are `client`'s.
 
 pub mod cli;
+pub mod coverage;
 pub mod game;
 pub mod openings;
 pub mod progress;
@@ -24,6 +25,7 @@ pub use runner::{MatchReport, PlayedGame, run_match};
 use crate::client::interrupt;
 use crate::client::records::{self, GameResult};
 use anyhow::{Context, Result, bail, ensure};
+use coverage::{Coverage, MissingShare};
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
 use tally::PairTally;
@@ -40,9 +42,12 @@ pub fn run(args: MatchArgs) -> Result<()> {
             files.push((path.display().to_string(), Box::new(BufReader::new(file))));
         }
         let sprt = args.sprt.as_deref().map(cli::sprt_spec).transpose()?;
-        let tallies = rescore_inputs(files)?;
+        let (tallies, missing) = merge(files)?;
         for tally in &tallies {
             print!("{}", tally.report(sprt.as_ref()));
+        }
+        for share in &missing {
+            println!("incomplete: {share}");
         }
         if let Some(anchor) = &args.anchor {
             ensure!(
@@ -51,6 +56,17 @@ pub fn run(args: MatchArgs) -> Result<()> {
             );
         }
         print!("{}", standings_text(&tallies, args.anchor.as_deref()));
+        // After the statistics, which stand for the games that are there:
+        // a failed task of a batch array must not pass for a whole match.
+        ensure!(
+            missing.is_empty(),
+            "the merge is incomplete: {}",
+            missing
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
         return Ok(());
     }
     let config = MatchConfig::from_args(&args)?;
@@ -167,6 +183,15 @@ struct Scored {
 /// not file order (concurrent games finish out of order), so a rescore
 /// reports the same way round as the live run.
 pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Result<Vec<PairTally>> {
+    merge(inputs).map(|(tallies, _)| tallies)
+}
+
+/// [`rescore_inputs`], and the shares of sharded matches whose games are
+/// missing from the records (see [`coverage`]).
+pub fn merge<'a>(
+    inputs: Vec<(String, Box<dyn BufRead + 'a>)>,
+) -> Result<(Vec<PairTally>, Vec<MissingShare>)> {
+    let mut coverage = Coverage::default();
     let mut games: Vec<Scored> = Vec::new();
     let mut run_order: HashMap<String, usize> = HashMap::new();
     for (file, (name, input)) in inputs.into_iter().enumerate() {
@@ -186,8 +211,12 @@ pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Resul
                 .unwrap_or(index);
             let run = match game.tag("Run") {
                 Some(run) => {
-                    resume::parse_run_tag(run)
+                    let tag = resume::parse_run_tag(run)
                         .with_context(|| format!("{name}: {}", resume::game_label(&game)))?;
+                    let scheduled = game.tag("Scheduled").and_then(|n| n.parse().ok());
+                    if !matches!(game.result, GameResult::Unfinished) {
+                        coverage.add(&tag, number, scheduled);
+                    }
                     run.to_string()
                 }
                 None => {
@@ -255,7 +284,7 @@ pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Resul
         let key = format!("{} / {}", game.run, game.pair);
         tally.add(&key, outcome, &game.termination);
     }
-    Ok(tallies)
+    Ok((tallies, coverage.missing()))
 }
 
 fn flip(outcome: stats::Outcome) -> stats::Outcome {

@@ -524,6 +524,9 @@ fn record(config: &MatchConfig, run: &RunId, job: &Job, report: &GameReport) -> 
     r.set_tag("Black", &black.name);
     r.set_tag("Run", run.tag());
     r.set_tag("Game", (job.index + 1).to_string());
+    // The whole match's size, so that a merge of shards can tell a share
+    // that is short (its task failed) from one that is complete.
+    r.set_tag("Scheduled", scheduled_games(config).to_string());
     r.set_tag("Pair", pair_key(job));
     r.set_tag("Variant", config.rules.variant().spec());
     if white_tc == black_tc {
@@ -547,6 +550,11 @@ fn record(config: &MatchConfig, run: &RunId, job: &Job, report: &GameReport) -> 
     r.set_tag("Termination", report.termination.code());
     r.set_tag("Reason", report.termination.to_string());
     r
+}
+
+/// Games in the whole match (every share).
+fn scheduled_games(config: &MatchConfig) -> usize {
+    schedule::pairings(config.engines.len(), config.format).len() * config.rounds * 2
 }
 
 /// A fixed per-move limit, which PGN's TimeControl cannot say.
