@@ -336,7 +336,7 @@ fn readme_session_runs_as_shown() {
     assert!(block.iter().any(|l| l.starts_with("> ")), "{block:?}");
     let mut e = Engine::start();
     let mut pending: Vec<&str> = Vec::new();
-    let mut check = |e: &mut Engine, pending: &mut Vec<&str>| {
+    let check = |e: &mut Engine, pending: &mut Vec<&str>| {
         let mut expected = pending.drain(..).peekable();
         while let Some(want) = expected.next() {
             if want == ELLIPSIS {
