@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The search against the built-in baseline players (Style random and greedy),
 # in each named variant, through the match runner: the strength targets of
-# README ("Strength"). Each opening is played twice, colours swapped.
+# docs/measurements.md ("Summary"). Each opening is played twice, colours swapped.
 #
 #   scripts/baselines.sh                      # 100 games each, 100 ms per move
 #   GAMES=20 VARIANTS="standard 6x6" scripts/baselines.sh

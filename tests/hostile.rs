@@ -3,7 +3,7 @@
 //!
 //! Time bounds are loose (the machine is shared): they catch the old
 //! behaviour (seconds to minutes), not a slow machine. The measured
-//! latencies are in README.md ("Robustness under hostile input"), from the
+//! latencies are in docs/measurements.md ("Robustness under hostile input"), from the
 //! ignored tests at the end of this file.
 
 mod support;
@@ -880,7 +880,7 @@ fn seeded_fuzz_never_breaks_the_engine() {
     assert!(f.searching_isready_ms.iter().all(|&ms| ms < 1000.0));
 }
 
-/// The long run quoted in README.md: `YOTE_FUZZ_LINES=500000 cargo test
+/// The long run quoted in docs/measurements.md: `YOTE_FUZZ_LINES=500000 cargo test
 /// --release --test hostile long_fuzz -- --ignored --nocapture` (about 15
 /// minutes on the shared 2-core machine).
 #[test]
@@ -892,7 +892,7 @@ fn long_fuzz() {
     f.run(lines, 50_000);
 }
 
-/// The latencies quoted in README.md, in every variant preset and the
+/// The latencies quoted in docs/measurements.md, in every variant preset and the
 /// 8×8 MultiJump position: `cargo test --release --test hostile latencies
 /// -- --ignored --nocapture`.
 #[test]

@@ -2,7 +2,7 @@
 //!
 //! Time bounds here are deliberately loose (the machine is shared): they
 //! catch a hang or a missing answer, not a slow one. The real latencies are
-//! measured by the ignored benchmarks at the end (see docs/README-protocol.md).
+//! measured by the ignored benchmarks at the end (see docs/measurements.md).
 
 mod support;
 
@@ -682,7 +682,7 @@ fn example_analysis_script_runs() {
 
 // ---------------------------------------------------------------------------
 // Benchmarks (ignored): `cargo test --release --test protocol -- --ignored
-// --nocapture`. They print the figures quoted in docs/README-protocol.md.
+// --nocapture`. They print the figures quoted in docs/measurements.md.
 
 fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0

@@ -2,7 +2,7 @@
 //! variant, determinism of `bench` and `go nodes`, bonus-turn scoring,
 //! MultiPV, draws by rule, strength control and baselines. The self-play
 //! strength measurements at the end are `#[ignore]`d (minutes each); see
-//! docs/README-search.md for how to run them.
+//! docs/search.md ("How to rerun") for how to run them.
 
 use yote::rules::{Game, Move, MoveList, Outcome, Player, Position, Rules, Variant};
 use yote::search::tt::TranspositionTable;

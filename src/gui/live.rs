@@ -5,8 +5,8 @@
 //! events (its queue is bounded) rather than making the server hold them.
 //!
 //! A browser gives all its tabs six HTTP/1.1 connections to one server, so
-//! a stream per tab would stall the seventh tab's page loads. A
-//! [`Channel`] is one stream that many sessions' hubs feed, each event
+//! a stream per tab would stall the seventh tab's page loads. A channel
+//! ([`Channels`]) is one stream that many sessions' hubs feed, each event
 //! wrapped as `{"session": id, "data": …}`: the page's shared worker holds
 //! one channel for every tab of the browser and routes the events by
 //! session.

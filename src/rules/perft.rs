@@ -35,6 +35,19 @@ impl std::error::Error for PerftError {}
 ///
 /// An error if a position on the way has more than `MAX_MOVES` legal moves
 /// (only huge MultiJump boards do).
+///
+/// ```
+/// use yote::rules::{Rules, Variant, perft};
+///
+/// let rules = Rules::standard();
+/// let start = rules.start_position();
+/// assert_eq!(perft(&rules, &start, 1).unwrap(), 30);
+/// assert_eq!(perft(&rules, &start, 3).unwrap(), 27_180);
+///
+/// // Any variant: 36 first placements on the 6×6 board.
+/// let six = Rules::new(Variant::preset("6x6").unwrap()).unwrap();
+/// assert_eq!(perft(&six, &six.start_position(), 1).unwrap(), 36);
+/// ```
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> Result<u64, PerftError> {
     // Owed removals occur only in a given position, never after a move, so
     // the bulk counters never meet them: a root that owes is expanded here.

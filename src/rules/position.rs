@@ -53,6 +53,23 @@ impl fmt::Display for Player {
 /// rules that made it (by `Rules::start_position` or `Rules::parse_position`)
 /// are the ones to pass back in. Fields are private so that every position in
 /// existence has passed those checks; `apply` keeps them true for legal moves.
+///
+/// ```
+/// use yote::rules::{Player, Rules};
+///
+/// let rules = Rules::standard();
+/// // Ranks top first; White on c3, Black on c2; one and two pieces in hand.
+/// let pos = rules.parse_position("6/6/2W3/2B3/6 w 1 2").unwrap();
+/// assert_eq!(pos.side_to_move(), Player::White);
+/// assert_eq!(pos.pieces(Player::White).count(), 1);
+/// assert_eq!(pos.hand(Player::Black), 2);
+/// // Printed with the counters: plies since a capture, the move number.
+/// assert_eq!(rules.position_text(&pos), "6/6/2W3/2B3/6 w 1 2 0 1");
+///
+/// // A text that does not fit the rules is refused, not half-built.
+/// assert!(rules.parse_position("6/6/6/6 w 12 12").is_err()); // four ranks
+/// assert!(rules.parse_position("6/6/6/6/6 w 13 12").is_err()); // 13 in hand
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pieces: [Bitboard; 2],

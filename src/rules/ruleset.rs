@@ -10,6 +10,24 @@ use super::position::{Player, Position};
 use super::status::{self, GameEnd, Outcome};
 use super::variant::{Variant, VariantError};
 
+/// One variant made ready to play: where positions, moves, legality and the
+/// end of the game are asked for.
+///
+/// ```
+/// use yote::rules::{MoveList, Player, Rules};
+///
+/// let rules = Rules::standard();
+/// let start = rules.start_position();
+/// let mut moves = MoveList::default();
+/// rules.legal_moves(&start, &mut moves);
+/// assert_eq!(moves.len(), 30); // a placement on each cell of the 5×6 board
+///
+/// let c3 = rules.parse_move(&start, "@c3").unwrap();
+/// let next = rules.after(&start, &c3);
+/// assert_eq!(next.side_to_move(), Player::Black);
+/// assert_eq!(rules.position_text(&next), "6/6/2W3/6/6 b 11 12 1 1");
+/// assert_eq!(rules.status(&next), None); // the game goes on
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     variant: Variant,
@@ -192,6 +210,25 @@ impl Rules {
 
     /// Reads a move and checks it is legal in `pos`. Removals may come in any
     /// order; the result prints in canonical order.
+    ///
+    /// ```
+    /// use yote::rules::{MoveError, Rules};
+    ///
+    /// let rules = Rules::standard();
+    /// // White on c3 can jump Black's c2 and take the e2 piece as well.
+    /// let pos = rules.parse_position("6/6/2W3/2B1B1/6 w 1 1").unwrap();
+    /// let capture = rules.parse_move(&pos, "c3c1xe2").unwrap();
+    /// assert_eq!(rules.move_text(&capture), "c3c1xe2");
+    ///
+    /// // The jump alone is a move too (a capture in two turns): the
+    /// // removal it owes is the next move.
+    /// let jump = rules.parse_move(&pos, "c3c1").unwrap();
+    /// assert_eq!(rules.played(&pos, &jump).owed_removals(), 1);
+    ///
+    /// // What is not legal here is refused, with the reason.
+    /// assert!(matches!(rules.parse_move(&pos, "c3c5"), Err(MoveError::Illegal { .. })));
+    /// assert!(matches!(rules.parse_move(&pos, "@z9"), Err(MoveError::BadCell { .. })));
+    /// ```
     pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, MoveError> {
         let syntax = MoveSyntax::parse(text, &self.geometry)?;
         let illegal = |reason: String| MoveError::Illegal {

@@ -278,6 +278,21 @@ impl Variant {
     /// Keys: rows, cols, pieces, removal, win, no_moves, mandatory_capture,
     /// multi_jump, bonus_turn, jump_own, three_draw, no_capture_draw,
     /// no_capture_outcome, repetition_draw. This is the format of the perft vectors file.
+    ///
+    /// ```
+    /// use yote::rules::{Removal, Rules, Variant};
+    ///
+    /// let variant = Variant::from_spec("6x6,multi_jump=true").unwrap();
+    /// assert_eq!((variant.rows, variant.cols), (6, 6));
+    /// assert!(variant.multi_jump);
+    /// assert_eq!(Variant::preset("hand-removal").unwrap().removal, Removal::BoardOrHand);
+    /// let rules = Rules::new(variant).unwrap();
+    /// assert_eq!(rules.start_position().hand(yote::rules::Player::White), 12);
+    ///
+    /// // Unknown keys and values out of range are refused by name.
+    /// assert!(Variant::from_spec("standard,colour=red").is_err());
+    /// assert!(Variant::from_spec("rows=9").is_err()); // boards are at most 8×8
+    /// ```
     pub fn from_spec(spec: &str) -> Result<Variant, VariantError> {
         let mut variant = Variant::STANDARD;
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {

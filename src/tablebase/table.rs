@@ -201,6 +201,33 @@ impl std::fmt::Display for ClassStats {
 /// The tables of one rule set, by class, for every class of up to
 /// `max_pieces` pieces that has been added, their distances all in one
 /// metric.
+///
+/// ```
+/// use yote::rules::{Rules, Variant};
+/// use yote::tablebase::generate::Silent;
+/// use yote::tablebase::{Metric, Request, Shard, Value, generate, load_dir};
+///
+/// // Every position of up to 4 pieces on a 3×3 board, 2 pieces a side.
+/// let rules = Rules::new(Variant::from_spec("standard,rows=3,cols=3,pieces=2")?)?;
+/// let dir = std::env::temp_dir().join(format!("yote-doc-tables-{}", std::process::id()));
+/// let request = Request {
+///     pieces: 4,
+///     dir: Some(dir.clone()),
+///     shard: Shard::ALL,
+///     threads: 1,
+///     metric: Metric::Dtz,
+/// };
+/// generate(&rules, &request, &Silent)?;
+///
+/// // The engine's way: read the headers, probe the files in place.
+/// let tables = load_dir(&rules, &dir, 4)?;
+/// let pos = rules.parse_position("3/WB1/3 w 1 1")?;
+/// assert_eq!(tables.probe(&pos), Some(Value::Win(1))); // a2c2 captures now
+/// let drawn = rules.parse_position("W1B/3/1B1 w 1 0")?;
+/// assert_eq!(tables.probe(&drawn), Some(Value::Draw));
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), anyhow::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Tablebase {
     /// Tells this set's entries in the cache of recent probes from

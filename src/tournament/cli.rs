@@ -58,7 +58,7 @@ pub struct MatchOptions {
     /// An engine: comma-separated key=value items. Keys: name, cmd (the
     /// program and its arguments, split at spaces), arg (one more argument,
     /// kept whole), dir (working directory), proto (ugi or uci; default ugi),
-    /// option.<Name>=<value> (a setoption), tc (this engine's own clock, for
+    /// `option.<Name>=<value>` (a setoption), tc (this engine's own clock, for
     /// time odds). `\,` is a comma inside a value.
     /// Example: `name=rnd,cmd=target/release/yote,option.Style=random`.
     #[arg(long = "engine", value_name = "SPEC")]
@@ -131,10 +131,10 @@ pub struct MatchOptions {
     /// The records' Event tag.
     #[arg(long, default_value = "yote match")]
     pub event: String,
-    /// Print every engine's stderr to DIR/<name>.stderr.
+    /// Print every engine's stderr to `DIR/<name>.stderr`.
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
-    /// With --log-dir: also every line exchanged, DIR/<name>-<pid>.protocol.
+    /// With --log-dir: also every line exchanged, `DIR/<name>-<pid>.protocol`.
     #[arg(long, requires = "log_dir")]
     pub log_protocol: bool,
     /// One line on stderr per finished game.
