@@ -142,8 +142,7 @@ fn run(cli: Cli) -> Result<()> {
         None => yote::protocol::run_stdio(),
         Some(Command::Bench { depth, features }) => {
             let options = yote::search::SearchOptions {
-                features: yote::search::alphabeta::Features::parse(&features)
-                    .map_err(anyhow::Error::msg)?,
+                features: yote::search::alphabeta::Features::parse(&features)?,
                 ..Default::default()
             };
             let report = yote::search::bench::run_with(depth, &options, &Default::default())

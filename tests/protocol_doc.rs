@@ -388,7 +388,9 @@ fn the_option_tables_match_what_the_engine_announces() {
     }
     let row = |name: &str| &documented.iter().find(|d| d.0 == name).unwrap().3;
     let features = row("SearchFeatures");
-    let known = yote::search::alphabeta::Features::parse("-nosuch").unwrap_err();
+    let known = yote::search::alphabeta::Features::parse("-nosuch")
+        .unwrap_err()
+        .to_string();
     let known = known.split("known: ").nth(1).unwrap().trim_end_matches(')');
     for name in known.split(", ") {
         let on = yote::search::alphabeta::Features::parse(&format!("+{name}")).unwrap()

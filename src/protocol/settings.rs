@@ -138,7 +138,7 @@ pub const TABLEBASE_CACHE: &str = "TablebaseCache";
 /// Rejects a value the option table would store but the engine cannot use.
 pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), String> {
     if name == SEARCH_FEATURES {
-        Features::parse(value.unwrap_or_default())?;
+        Features::parse(value.unwrap_or_default()).map_err(|e| e.to_string())?;
     }
     if name == SEARCH_PARAMS {
         SearchParams::parse(value.unwrap_or_default())

@@ -99,7 +99,7 @@ impl Features {
     /// commas or spaces; empty means the defaults), so that a feature can be
     /// switched through the engine's options and measured by the match
     /// runner against the default build.
-    pub fn parse(text: &str) -> Result<Features, String> {
+    pub fn parse(text: &str) -> Result<Features, FeatureError> {
         let mut features = Features::default();
         for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
             // Never split at a byte index: the item may start with any
@@ -109,23 +109,42 @@ impl Features {
             } else if let Some(name) = item.strip_prefix('-') {
                 (false, name)
             } else {
-                return Err(format!("feature change {item:?} must start with + or -"));
+                return Err(FeatureError::NoSign(item.to_string()));
             };
             let flag = Features::FLAGS
                 .iter()
                 .find(|(n, _)| *n == name)
-                .ok_or_else(|| {
-                    let names: Vec<_> = Features::FLAGS.iter().map(|(n, _)| *n).collect();
-                    format!(
-                        "unknown search feature {name:?} (known: {})",
-                        names.join(", ")
-                    )
-                })?;
+                .ok_or_else(|| FeatureError::Unknown(name.to_string()))?;
             *(flag.1)(&mut features) = on;
         }
         Ok(features)
     }
 }
+
+/// Why a `SearchFeatures` text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FeatureError {
+    /// An item that is not `+name` or `-name`.
+    NoSign(String),
+    Unknown(String),
+}
+
+impl std::fmt::Display for FeatureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FeatureError::NoSign(item) => {
+                write!(f, "feature change {item:?} must start with + or -")
+            }
+            FeatureError::Unknown(name) => {
+                let names: Vec<_> = Features::FLAGS.iter().map(|(n, _)| *n).collect();
+                let known = names.join(", ");
+                write!(f, "unknown search feature {name:?} (known: {known})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FeatureError {}
 
 /// What every search thread of one `go` shares: stop flags, limits and the
 /// published node counts.

@@ -111,8 +111,20 @@ pub struct SolveArgs {
     pub threads: Option<usize>,
 }
 
-fn parse_metric(text: &str) -> Result<Metric, String> {
-    Metric::parse(text).ok_or_else(|| format!("'{text}': the metric is dtz or dtm"))
+/// A `--metric` that is neither `dtz` nor `dtm`.
+#[derive(Debug)]
+struct UnknownMetric(String);
+
+impl std::fmt::Display for UnknownMetric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "'{}': the metric is dtz or dtm", self.0)
+    }
+}
+
+impl std::error::Error for UnknownMetric {}
+
+fn parse_metric(text: &str) -> Result<Metric, UnknownMetric> {
+    Metric::parse(text).ok_or_else(|| UnknownMetric(text.to_string()))
 }
 
 fn threads(wanted: Option<usize>) -> usize {
@@ -171,7 +183,7 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
         } => {
             let rules = rules_of(&variant)?;
             let shard = match classes {
-                Some(text) => Shard::parse(&text).map_err(anyhow::Error::msg)?,
+                Some(text) => Shard::parse(&text)?,
                 None => Shard::ALL,
             };
             let estimate = RunEstimate::new(&rules, pieces, threads(t), shard)?;

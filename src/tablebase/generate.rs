@@ -22,8 +22,8 @@ impl Shard {
     pub const ALL: Shard = Shard { index: 1, count: 1 };
 
     /// Reads `K/N` with 1 ≤ K ≤ N.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--classes wants K/N with 1 <= K <= N, got '{text}'");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (index, count) = (
             k.trim().parse::<u32>().map_err(|_| bad())?,
@@ -40,6 +40,18 @@ impl Shard {
         n % self.count as usize == (self.index - 1) as usize
     }
 }
+
+/// A `--classes` text that is not `K/N` with 1 ≤ K ≤ N.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError(pub String);
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "--classes wants K/N with 1 <= K <= N, got '{}'", self.0)
+    }
+}
+
+impl std::error::Error for ShardError {}
 
 /// What `generate` was asked to do.
 #[derive(Clone, Debug)]
