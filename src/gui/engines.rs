@@ -43,6 +43,9 @@ pub const ENGINE_IDLE: Duration = Duration::from_secs(20);
 /// Engines running at once unless `--max-engines` says otherwise.
 pub const DEFAULT_MAX_ENGINES: usize = 12;
 
+/// An analysis is given this long for its page to open a stream.
+const ANALYSIS_GRACE: Duration = Duration::from_secs(10);
+
 /// How often the reaper looks for engines of closed pages.
 const REAP_EVERY: Duration = Duration::from_secs(1);
 
@@ -104,6 +107,9 @@ pub struct Session {
     touched: Mutex<Instant>,
     /// Closed or evicted: no engine starts for it any more.
     closed: AtomicBool,
+    /// When its last analysis started: the page opens its stream only
+    /// after, so an analysis nobody watches is stopped only past a grace.
+    analysis_started: Mutex<Instant>,
 }
 
 /// An error for the page: the HTTP status and the message.
@@ -173,6 +179,7 @@ impl Engines {
             slots: Default::default(),
             touched: Mutex::new(Instant::now()),
             closed: AtomicBool::new(false),
+            analysis_started: Mutex::new(Instant::now()),
         });
         sessions.insert(id, session.clone());
         drop(sessions);
@@ -223,7 +230,20 @@ impl Engines {
         for session in sessions {
             if session.hub.subscribers() > 0 {
                 session.touch();
-            } else if session.idle() >= ENGINE_IDLE {
+                continue;
+            }
+            // Nobody sees the lines (the page closed or stopped listening),
+            // though it may still call: the analysis stops.
+            if session
+                .analysis_started
+                .lock()
+                .expect("analysis lock")
+                .elapsed()
+                > ANALYSIS_GRACE
+            {
+                session.slots[2].stop.store(true, Ordering::Relaxed);
+            }
+            if session.idle() >= ENGINE_IDLE {
                 session.stop_engines();
             }
         }
@@ -352,6 +372,7 @@ impl Engines {
         session.slots[SLOT].stop.store(true, Ordering::Relaxed);
         let mut state = session.lock_waiting(SLOT)?;
         session.slots[SLOT].stop.store(false, Ordering::Relaxed);
+        *session.analysis_started.lock().expect("analysis lock") = Instant::now();
         // Started here, so that a failure to start is the request's answer.
         self.ready(&session, SLOT, &mut state, &wanted, game.rules.variant())?;
         drop(state);
@@ -381,7 +402,7 @@ impl Engines {
             hub.publish("info", &info_json(SLOT, line));
             let watched = hub.subscribers() > 0;
             seen |= watched;
-            let gone = seen || started.elapsed() > std::time::Duration::from_secs(10);
+            let gone = seen || started.elapsed() > ANALYSIS_GRACE;
             if !watched && gone {
                 stop.store(true, Ordering::Relaxed);
             }
