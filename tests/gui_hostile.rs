@@ -407,12 +407,12 @@ fn stalled_bodies_neither_block_page_loads_nor_wait_for_ever() {
 /// Issue 39 item 5: 40 sessions attached to one `/api/channel`, each
 /// analysing, ran 40 engines while the session limit was 32, and evicted
 /// sessions kept theirs. Every engine counts against one limit, whichever
-/// route started it (past it a JSON error says so), and a closed session's
-/// engines end.
+/// route started it (the default, 12; past it a JSON error says so), and a
+/// closed session's engines end.
 #[test]
 fn every_engine_counts_against_one_limit() {
     let hang = format!("{FAKE} --mode hang");
-    let gui = Gui::start(&["--engine", &hang, "--max-engines", "6"]);
+    let gui = Gui::start(&["--engine", &hang]);
     let (_stream, channel) = gui.channel();
     let mut started = 0;
     let mut refusal = String::new();
@@ -432,12 +432,15 @@ fn every_engine_counts_against_one_limit() {
             _ => panic!("{status} {body}"),
         }
     }
-    assert_eq!(started, 6, "the engine limit");
-    assert!(refusal.contains("engines"), "{refusal}");
     let running = gui.engines();
-    assert!(running <= 6, "{running} engine processes for a limit of 6");
+    assert!(
+        running <= 12,
+        "{running} engine processes for a limit of 12"
+    );
+    assert_eq!(started, 12, "the engine limit");
+    assert!(refusal.contains("engines"), "{refusal}");
     let health: serde_json::Value = serde_json::from_str(&gui.get("/api/health").1).unwrap();
-    assert!(health["engines"].as_u64().unwrap() <= 6, "{health}");
+    assert_eq!(health["engines"], 12, "{health}");
     // Evicting the sessions (many newer ones) ends their engines too.
     for _ in 0..40 {
         gui.session();
@@ -776,4 +779,35 @@ fn open_without_a_browser_says_one_line() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 38: a page that says it is closing (`POST /api/close`, sent by
+/// `sendBeacon` on `pagehide`) has its engines ended at once; a heartbeat
+/// says how long a silent page keeps them.
+#[test]
+fn a_closed_session_ends_its_engines_at_once() {
+    let gui = Gui::start(&["--engine", FAKE]);
+    let session = gui.session();
+    let go = format!(
+        r#"{{"session":"{session}","slot":"B","engine":1,"fen":"6/6/6/6/6 b 12 12 0 1","clock":{{"movetime":50}}}}"#
+    );
+    gui.json("/api/go", &go);
+    let beat = gui.json("/api/heartbeat", &format!(r#"{{"session":"{session}"}}"#));
+    assert_eq!(beat["idle_timeout_s"], 20, "{beat}");
+    assert_eq!(gui.engines(), 1);
+    let closed = gui.json("/api/close", &format!(r#"{{"session":"{session}"}}"#));
+    assert_eq!(closed["closed"], true);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while gui.engines() > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the closed session's engine is left"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        gui.post("/api/go", &go).0,
+        404,
+        "a closed session starts nothing"
+    );
 }

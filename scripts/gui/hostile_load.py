@@ -66,6 +66,7 @@ def main():
             s.sendall(f"POST /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 5000\r\n\r\n".encode())
             held.append(s)
         opened = 0
+        opening = time.monotonic()
         for _ in range(args.idle):
             try:
                 held.append(socket.create_connection(("127.0.0.1", port), timeout=2))
@@ -73,10 +74,11 @@ def main():
             except OSError as e:
                 print(f"connect failed after {opened}: {e}")
                 break
-        time.sleep(1.0)
+        took = time.monotonic() - opening
+        time.sleep(0.5)
         loads = [page_load(port) for _ in range(5)]
         alive = server.poll() is None
-        print(f"{opened} idle + {args.stalled} stalled + 1 TB Content-Length held")
+        print(f"{opened} idle (opened in {took:.1f} s) + {args.stalled} stalled + 1 TB Content-Length held")
         print("page loads (status, seconds): " + ", ".join(f"({s}, {t:.3f})" for s, t in loads))
         print(f"server alive: {alive}; VmRSS {status_kb(server.pid, 'VmRSS') // 1024} MB, "
               f"VmHWM {status_kb(server.pid, 'VmHWM') // 1024} MB, threads {status_kb(server.pid, 'Threads')}")

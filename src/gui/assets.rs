@@ -112,7 +112,9 @@ impl Asset {
         let packed: &[u8] = match coding {
             Coding::Identity => return (Coding::Identity, self.bytes),
             Coding::Zstd => self.zstd.get_or_init(|| {
-                zstd::encode_all(self.bytes, ZSTD_LEVEL).unwrap_or_else(|_| self.bytes.to_vec())
+                // The bulk API knows the size, so the window (and the
+                // compressor's memory) fits the file, not level 19's default.
+                zstd::bulk::compress(self.bytes, ZSTD_LEVEL).unwrap_or_else(|_| self.bytes.to_vec())
             }),
             Coding::Deflate => self
                 .deflate

@@ -111,6 +111,7 @@ impl Server {
         let listener = std::net::TcpListener::bind(&address)
             .with_context(|| format!("listening on {address}"))?;
         listener.set_nonblocking(true)?;
+        deepen_backlog(&listener);
         let port = listener
             .local_addr()
             .map_err(|e| anyhow!("{address}: {e}"))?
@@ -165,6 +166,21 @@ impl Server {
         std::thread::spawn(move || engines.reap_forever());
         std::thread::spawn(assets::warm);
         runtime.block_on(accept(self.listener, self.state, self.max_connections))
+    }
+}
+
+/// Connections the kernel may complete before they are accepted: std
+/// listens with 128, and a flood past that makes a page load's SYN wait
+/// for a retransmit (a second or more) instead of getting its answer.
+const BACKLOG: i32 = 4096;
+
+/// Listens again with [`BACKLOG`] (Linux updates a listening socket's
+/// backlog in place); the default stays where that fails.
+fn deepen_backlog(listener: &std::net::TcpListener) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a plain syscall on a socket this process owns.
+    unsafe {
+        libc::listen(listener.as_raw_fd(), BACKLOG);
     }
 }
 
