@@ -249,11 +249,11 @@ impl Engines {
         }
     }
 
-    /// A place under the engine limit for a new engine of `session`. At
-    /// the limit, an idle engine (one not thinking) of the least recently
-    /// used other session is stopped to make room; if every engine is
+    /// A place under the engine limit for a new engine. At the limit, an
+    /// idle engine (one not thinking) of the least recently used page is
+    /// stopped to make room; if every engine is
     /// thinking, the page is told so.
-    fn reserve(&self, session: &Session) -> Result<EnginePermit, ApiError> {
+    fn reserve(&self) -> Result<EnginePermit, ApiError> {
         loop {
             let now = self.running.load(Ordering::SeqCst);
             if now < self.max_engines {
@@ -266,7 +266,7 @@ impl Engines {
                 }
                 continue;
             }
-            if !self.reclaim_idle(session) {
+            if !self.reclaim_idle() {
                 return Err(ApiError::new(
                     503,
                     format!(
@@ -278,18 +278,19 @@ impl Engines {
         }
     }
 
-    /// Stops one idle engine of another session; whether one was found.
-    fn reclaim_idle(&self, asking: &Session) -> bool {
-        let mut others: Vec<Arc<Session>> = self
+    /// Stops one idle engine, the least recently used page's first (the
+    /// asking page's own other slots last; the slot asking is locked by
+    /// the caller, so it is passed over); whether one was found.
+    fn reclaim_idle(&self) -> bool {
+        let mut sessions: Vec<Arc<Session>> = self
             .sessions
             .lock()
             .expect("sessions lock")
             .values()
-            .filter(|s| s.id != asking.id)
             .cloned()
             .collect();
-        others.sort_by_key(|s| *s.touched.lock().expect("touch lock"));
-        others.iter().any(|s| s.stop_one_idle_engine())
+        sessions.sort_by_key(|s| *s.touched.lock().expect("touch lock"));
+        sessions.iter().any(|s| s.stop_one_idle_engine())
     }
 
     pub fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
@@ -511,7 +512,7 @@ impl Engines {
             state.running = session.take_fitting(slot, &fits);
         }
         if state.running.is_none() {
-            let permit = self.reserve(session)?;
+            let permit = self.reserve()?;
             let config = self.config(wanted.engine)?;
             let rules = Rules::new(*variant).map_err(|e| ApiError::new(400, e.to_string()))?;
             match EngineProcess::start(config, &rules, START_TIMEOUT) {
