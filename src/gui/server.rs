@@ -1,7 +1,8 @@
 //! The HTTP side, on hyper: it parses requests with their heads bounded
 //! while they are read (size, header count, a read timeout), and this file
-//! bounds the rest: connections at once (a 503 past the cap, never a
-//! thread or an allocation per idle connection), bodies read within a size
+//! bounds the rest: connections at once (past the cap the oldest
+//! connection that has sent nothing is closed to make room, else a 503;
+//! never a thread or an allocation per idle connection), bodies read within a size
 //! and a time limit (never allocated from a declared length), uploads at
 //! once. Every request is checked here before any route sees it (Host and
 //! Origin against DNS rebinding and cross-site use), routed on a blocking
@@ -21,12 +22,17 @@ use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 
 /// Longest request target (path and query) accepted.
 pub const MAX_URL: usize = 16 * 1024;
@@ -226,8 +232,11 @@ async fn accept(
     max_connections: usize,
 ) -> Result<()> {
     let listener = tokio::net::TcpListener::from_std(listener)?;
-    let slots = Arc::new(Semaphore::new(max_connections));
-    let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
+    let gate = Arc::new(Gate {
+        slots: Arc::new(Semaphore::new(max_connections)),
+        refusing: Arc::new(Semaphore::new(MAX_REFUSING)),
+        silent: Silent::default(),
+    });
     log::info!("serving at most {max_connections} connections at once");
     loop {
         let socket = match listener.accept().await {
@@ -238,18 +247,74 @@ async fn accept(
                 continue;
             }
         };
-        if let Ok(slot) = slots.clone().try_acquire_owned() {
-            let state = state.clone();
-            tokio::spawn(async move {
-                connection(socket, state).await;
-                drop(slot);
-            });
-        } else if let Ok(permit) = refusing.clone().try_acquire_owned() {
-            tokio::spawn(async move {
-                let _ = tokio::time::timeout(REFUSAL_TIME, refuse(socket)).await;
-                drop(permit);
-            });
+        let (gate, state) = (gate.clone(), state.clone());
+        tokio::spawn(async move { gate.admit(socket, state).await });
+    }
+}
+
+/// What a new connection passes: the cap on connections, and past it the
+/// eviction of a silent one or a 503.
+struct Gate {
+    slots: Arc<Semaphore>,
+    refusing: Arc<Semaphore>,
+    silent: Silent,
+}
+
+/// How long a connection waits for the slot of the one evicted for it.
+const EVICTION_WAIT: Duration = Duration::from_millis(200);
+
+impl Gate {
+    /// Serves the connection if there is room or a silent connection can
+    /// make room, else tells it 503 (if not too many are being told).
+    async fn admit(&self, socket: TcpStream, state: Arc<AppState>) {
+        let slot = match self.slots.clone().try_acquire_owned() {
+            Ok(slot) => Some(slot),
+            Err(_) if self.silent.evict_oldest() => {
+                tokio::time::timeout(EVICTION_WAIT, self.slots.clone().acquire_owned())
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+            }
+            Err(_) => None,
+        };
+        if let Some(slot) = slot {
+            connection(socket, state, &self.silent).await;
+            drop(slot);
+        } else if let Ok(permit) = self.refusing.clone().try_acquire_owned() {
+            let _ = tokio::time::timeout(REFUSAL_TIME, refuse(socket)).await;
+            drop(permit);
         }
+    }
+}
+
+/// Connections that have not sent a request yet, oldest first. At the cap
+/// the oldest of them is closed to make room: connections that never ask
+/// anything cannot keep a page load out, they only push each other out.
+#[derive(Default)]
+struct Silent {
+    next: AtomicU64,
+    waiting: Mutex<BTreeMap<u64, Arc<Notify>>>,
+}
+
+impl Silent {
+    fn enter(&self) -> (u64, Arc<Notify>) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let evict = Arc::new(Notify::new());
+        self.waiting
+            .lock()
+            .expect("silent lock")
+            .insert(id, evict.clone());
+        (id, evict)
+    }
+
+    fn leave(&self, id: u64) {
+        self.waiting.lock().expect("silent lock").remove(&id);
+    }
+
+    /// Tells the oldest silent connection to close; whether there was one.
+    fn evict_oldest(&self) -> bool {
+        let oldest = self.waiting.lock().expect("silent lock").pop_first();
+        oldest.map(|(_, evict)| evict.notify_one()).is_some()
     }
 }
 
@@ -269,8 +334,12 @@ async fn refuse(mut socket: TcpStream) -> std::io::Result<()> {
     Ok(())
 }
 
-async fn connection(socket: TcpStream, state: Arc<AppState>) {
-    let service = hyper::service::service_fn(move |request| {
+/// Serves one connection until it closes, times out, or is evicted while
+/// it has not sent a request yet.
+async fn connection(socket: TcpStream, state: Arc<AppState>, silent: &Silent) {
+    let (id, evict) = silent.enter();
+    let service = hyper::service::service_fn(|request| {
+        silent.leave(id);
         let state = state.clone();
         async move { Ok::<_, Infallible>(handle(state, request).await) }
     });
@@ -282,9 +351,18 @@ async fn connection(socket: TcpStream, state: Arc<AppState>) {
         .max_buf_size(2 * MAX_HEAD)
         .max_header_size(MAX_HEAD)
         .max_headers(MAX_HEADERS)
-        .serve_connection(TokioIo::new(socket), service)
-        .await;
-    if let Err(e) = served {
+        .serve_connection(TokioIo::new(socket), service);
+    let mut served = pin!(served);
+    let mut evicted = pin!(evict.notified());
+    let ended = poll_fn(|cx| {
+        if evicted.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Ok(()));
+        }
+        served.as_mut().poll(cx)
+    })
+    .await;
+    silent.leave(id);
+    if let Err(e) = ended {
         log::debug!("connection: {e}");
     }
 }
