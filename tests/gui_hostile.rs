@@ -797,7 +797,7 @@ fn a_closed_session_ends_its_engines_at_once() {
     );
     gui.json("/api/go", &go);
     let beat = gui.json("/api/heartbeat", &format!(r#"{{"session":"{session}"}}"#));
-    assert_eq!(beat["idle_timeout_s"], 20, "{beat}");
+    assert_eq!(beat["idle_timeout_s"], 15, "{beat}");
     assert_eq!(gui.engines(), 1);
     let closed = gui.json("/api/close", &format!(r#"{{"session":"{session}"}}"#));
     assert_eq!(closed["closed"], true);

@@ -38,7 +38,7 @@ const IDLE: Duration = Duration::from_secs(600);
 
 /// A page that neither streams events nor calls (a heartbeat will do) for
 /// this long is taken as closed: its engines are stopped.
-pub const ENGINE_IDLE: Duration = Duration::from_secs(20);
+pub const ENGINE_IDLE: Duration = Duration::from_secs(15);
 
 /// Engines running at once unless `--max-engines` says otherwise.
 pub const DEFAULT_MAX_ENGINES: usize = 12;
@@ -212,7 +212,7 @@ impl Engines {
     /// Stops the engines of sessions with no open stream and no request
     /// for [`ENGINE_IDLE`], and closes sessions idle for [`IDLE`].
     pub fn reap(&self) {
-        let sessions: Vec<Arc<Session>> = {
+        let (sessions, gone) = {
             let mut sessions = self.sessions.lock().expect("sessions lock");
             let mut gone = Vec::new();
             sessions.retain(|_, s| {
@@ -222,11 +222,11 @@ impl Engines {
                 }
                 keep
             });
-            for s in gone {
-                s.close();
-            }
-            sessions.values().cloned().collect()
+            (sessions.values().cloned().collect::<Vec<_>>(), gone)
         };
+        for session in gone {
+            session.close();
+        }
         for session in sessions {
             if session.hub.subscribers() > 0 {
                 session.touch();
@@ -243,7 +243,11 @@ impl Engines {
             {
                 session.slots[2].stop.store(true, Ordering::Relaxed);
             }
-            if session.idle() >= ENGINE_IDLE {
+            // A move being thought over in a request is activity: the
+            // page's other engine is kept for its turn.
+            if session.thinking() {
+                session.touch();
+            } else if session.idle() >= ENGINE_IDLE {
                 session.stop_engines();
             }
         }
@@ -595,6 +599,11 @@ impl Session {
                 running.process.quit();
             }
         }
+    }
+
+    /// Whether a search holds one of its slots.
+    fn thinking(&self) -> bool {
+        self.slots.iter().any(|slot| slot.state.try_lock().is_err())
     }
 
     /// Ends one engine that is not thinking; whether there was one.

@@ -450,7 +450,8 @@ async fn read_body(
         Ok(Err(e)) => return Err(ApiError::new(400, format!("reading the body: {e}"))),
         Ok(Ok(collected)) => collected.to_bytes(),
     };
-    String::from_utf8(Vec::from(bytes)).map_err(|_| ApiError::new(400, "the body is not UTF-8 text"))
+    String::from_utf8(Vec::from(bytes))
+        .map_err(|_| ApiError::new(400, "the body is not UTF-8 text"))
 }
 
 /// The routes whose answer is a live stream.
