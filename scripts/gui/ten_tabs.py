@@ -68,8 +68,11 @@ def main():
             driver.close()
         driver.switch_to.window(first)
         closed = time.time()
+        timeline = []
         while engines_of(server.pid) > 0 and time.time() - closed < 60:
+            timeline.append(f"{time.time() - closed:.0f}s:{engines_of(server.pid)}")
             time.sleep(0.5)
+        print("engines after the close: " + " ".join(timeline[::4]))
         left = engines_of(server.pid)
         print(f"tabs closed: {left} engine processes left after {time.time() - closed:.1f} s; "
               f"server VmRSS {status_kb(server.pid, 'VmRSS') / 1024:.1f} MB, "
