@@ -32,7 +32,7 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 /// Longest request target (path and query) accepted.
 pub const MAX_URL: usize = 16 * 1024;
@@ -459,62 +459,94 @@ fn is_stream(path: &str) -> bool {
     ["/api/channel", "/api/events", "/api/watch"].contains(&path)
 }
 
+/// What a request asks, read from its head.
+struct Asked {
+    method: Method,
+    path: String,
+    query: String,
+    accept_encoding: String,
+    if_none_match: Option<String>,
+    declared_length: Option<u64>,
+}
+
+impl Asked {
+    fn of(request: &Request<Incoming>) -> Asked {
+        let headers = request.headers();
+        Asked {
+            method: request.method().clone(),
+            path: request.uri().path().to_string(),
+            query: request.uri().query().unwrap_or("").to_string(),
+            accept_encoding: header(headers, "Accept-Encoding").unwrap_or("").to_string(),
+            if_none_match: header(headers, "If-None-Match").map(str::to_string),
+            declared_length: header(headers, "Content-Length").and_then(|n| n.parse().ok()),
+        }
+    }
+}
+
 async fn handle(state: Arc<AppState>, request: Request<Incoming>) -> Response<Body> {
     log::debug!("{} {}", request.method(), request.uri());
     if let Some(error) = refusal(&state, &request) {
         return error_response(error);
     }
-    let method = request.method().clone();
-    let path = request.uri().path().to_string();
-    let query = request.uri().query().unwrap_or("").to_string();
-    let accept = header(request.headers(), "Accept-Encoding")
-        .unwrap_or("")
-        .to_string();
-    let if_none_match = header(request.headers(), "If-None-Match").map(str::to_string);
-    let declared = header(request.headers(), "Content-Length").and_then(|n| n.parse().ok());
-    let mut _upload = None;
-    let body = match method {
-        Method::GET => String::new(),
+    let asked = Asked::of(&request);
+    if asked.method == Method::HEAD && is_stream(&asked.path) {
         // Headers only: a stream is not opened for it.
-        Method::HEAD if is_stream(&path) => return stream_head(),
-        Method::HEAD => String::new(),
-        Method::POST => {
-            let limit = if path == "/api/records" {
-                match state.uploads.clone().try_acquire_owned() {
-                    Ok(permit) => _upload = Some(permit),
-                    Err(_) => {
-                        return error_response(ApiError::new(
-                            503,
-                            format!("more than {MAX_UPLOADS_AT_ONCE} uploads at once; try again"),
-                        ));
-                    }
-                }
-                MAX_BODY
-            } else {
-                MAX_JSON_BODY
-            };
-            match read_body(request.into_body(), declared, limit).await {
-                Ok(body) => body,
-                Err(e) => return error_response(e),
-            }
-        }
-        _ => {
-            return error_response(ApiError::new(
-                405,
-                format!("method {method} is not used here"),
-            ));
-        }
+        return stream_head();
+    }
+    let (body, upload) = match body_of(&state, &asked, request.into_body()).await {
+        Ok(read) => read,
+        Err(e) => return error_response(e),
     };
+    let (method, path, query) = (
+        asked.method.clone(),
+        asked.path.clone(),
+        asked.query.clone(),
+    );
     let routed =
         tokio::task::spawn_blocking(move || routes::route(&state, &method, &path, &query, body))
             .await;
+    drop(upload);
     match routed {
         Ok(Reply::Stream(events, first, on_end)) => {
             stream_response(EventStream::new(events, first, on_end))
         }
-        Ok(Reply::Asset(asset)) => asset_response(asset, &accept, if_none_match.as_deref()),
+        Ok(Reply::Asset(asset)) => asset_response(
+            asset,
+            &asked.accept_encoding,
+            asked.if_none_match.as_deref(),
+        ),
         Ok(reply) => reply_response(reply),
         Err(e) => error_response(ApiError::new(500, format!("the request failed: {e}"))),
+    }
+}
+
+/// The request's body as text (empty for GET and HEAD), and for an upload
+/// its place among the uploads read at once, held until it is answered.
+async fn body_of(
+    state: &AppState,
+    asked: &Asked,
+    body: Incoming,
+) -> Result<(String, Option<OwnedSemaphorePermit>), ApiError> {
+    match asked.method {
+        Method::GET | Method::HEAD => Ok((String::new(), None)),
+        Method::POST if asked.path == "/api/records" => {
+            let upload = state.uploads.clone().try_acquire_owned().map_err(|_| {
+                ApiError::new(
+                    503,
+                    format!("more than {MAX_UPLOADS_AT_ONCE} uploads at once; try again"),
+                )
+            })?;
+            let text = read_body(body, asked.declared_length, MAX_BODY).await?;
+            Ok((text, Some(upload)))
+        }
+        Method::POST => Ok((
+            read_body(body, asked.declared_length, MAX_JSON_BODY).await?,
+            None,
+        )),
+        _ => Err(ApiError::new(
+            405,
+            format!("method {} is not used here", asked.method),
+        )),
     }
 }
 
