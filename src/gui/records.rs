@@ -31,10 +31,15 @@ pub const MAX_RECORDS_BYTES: u64 = 64 << 20;
 /// proved results.
 const CP_CAP: i64 = 1000;
 
+/// Records read at once (a list of a large file costs tens of MB while it
+/// is built); more wait their turn.
+const READERS: usize = 2;
+
 pub struct Records {
     files: Vec<PathBuf>,
     uploads: Mutex<VecDeque<(String, String, Arc<String>)>>,
     uploaded: Mutex<u64>,
+    readers: Arc<tokio::sync::Semaphore>,
 }
 
 impl Records {
@@ -43,7 +48,17 @@ impl Records {
             files,
             uploads: Mutex::new(VecDeque::new()),
             uploaded: Mutex::new(0),
+            readers: Arc::new(tokio::sync::Semaphore::new(READERS)),
         }
+    }
+
+    /// A turn to read records, waited for (called on a blocking thread of
+    /// the server's runtime).
+    pub fn turn(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let readers = self.readers.clone();
+        tokio::runtime::Handle::try_current()
+            .ok()
+            .and_then(|runtime| runtime.block_on(readers.acquire_owned()).ok())
     }
 
     pub fn list(&self) -> Value {
@@ -229,20 +244,29 @@ fn count_games(text: &[u8]) -> Result<usize, String> {
 }
 
 /// The game list of a source and, for a match's records, its standings
-/// (a second reading: `again` opens the source anew). Read a game at a
-/// time, so it costs what the list costs, not what the text costs.
+/// (a second reading: `again` opens the source anew), as JSON text. Read
+/// and written a game at a time, so it costs the answer's text, not the
+/// records' text nor a tree of values per game.
 pub fn list_json(
     mut source: Source,
     again: impl FnOnce() -> Result<Source, ApiError>,
-) -> Result<Value, ApiError> {
-    let mut summaries = Vec::new();
+) -> Result<String, ApiError> {
+    let mut games = String::from("[");
+    let mut count = 0;
     source.each_game(|game| {
-        summaries.push(summary_json(summaries.len(), &game));
+        if count > 0 {
+            games.push(',');
+        }
+        games.push_str(&summary_json(count, &game).to_string());
+        count += 1;
         true
     })?;
+    games.push(']');
     let cut = source.cut();
     let standings = standings_json(again()?);
-    Ok(json!({"games": summaries, "standings": standings, "cut": cut}))
+    Ok(format!(
+        r#"{{"games":{games},"standings":{standings},"cut":{cut}}}"#
+    ))
 }
 
 /// Game `n` of a source for Review, read up to it.

@@ -16,6 +16,9 @@ use tokio::sync::mpsc::Receiver;
 
 pub enum Reply {
     Json(u16, Value),
+    /// A 200 whose JSON is already text (a long list, written as it was
+    /// read rather than held as a tree of values).
+    JsonText(String),
     Asset(&'static assets::Asset),
     /// Server-Sent Events: the queue, the first event, and what to do
     /// when the stream ends.
@@ -65,7 +68,7 @@ pub fn route(
         }
         (true, "/api/watch") => return watch::watch(state, param(query, "records")),
         (true, p) if p.starts_with("/api/records/") => {
-            records_get(state, &p["/api/records/".len()..])
+            return records_get(state, &p["/api/records/".len()..]);
         }
         (true, "/api/health") => Ok(health(state)),
         (_, p) if p.starts_with("/api/") => Err(ApiError::new(
@@ -336,21 +339,23 @@ fn listen(state: &AppState, req: &Value, on: bool) -> Result<Value, ApiError> {
 }
 
 /// `/api/records/<id>`: the game list; `/api/records/<id>/<n>`: one game.
-fn records_get(state: &AppState, rest: &str) -> Result<Value, ApiError> {
+fn records_get(state: &AppState, rest: &str) -> Reply {
     let (id, game) = match rest.split_once('/') {
-        Some((id, n)) => {
-            let n: usize = n
-                .parse()
-                .map_err(|_| ApiError::new(400, format!("game number '{n}' is not a number")))?;
-            (id, Some(n))
-        }
+        Some((id, n)) => match n.parse::<usize>() {
+            Ok(n) => (id, Some(n)),
+            Err(_) => {
+                let why = format!("game number '{n}' is not a number");
+                return Reply::Error(ApiError::new(400, why));
+            }
+        },
         None => (rest, None),
     };
-    let source = state.records.open(id)?;
-    match game {
-        None => records::list_json(source, || state.records.open(id)),
-        Some(n) => records::nth_game_json(source, n, id),
-    }
+    let _turn = state.records.turn();
+    let read = state.records.open(id).and_then(|source| match game {
+        None => records::list_json(source, || state.records.open(id)).map(Reply::JsonText),
+        Some(n) => records::nth_game_json(source, n, id).map(|v| Reply::Json(200, v)),
+    });
+    read.unwrap_or_else(Reply::Error)
 }
 
 fn events(state: &AppState, query: &str) -> Reply {
