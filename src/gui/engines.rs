@@ -5,6 +5,13 @@
 //! the same crash / hang / garbage classification, which the page shows
 //! with a restart button. A failed engine is dropped (its group killed);
 //! the server goes on serving.
+//!
+//! Engines are counted against one limit, whichever route started them
+//! (a permit lives inside each running engine). A page holds its engines
+//! only while it shows it is open: an event stream, or a request or
+//! heartbeat within [`ENGINE_IDLE`]; past that the reaper stops them (they
+//! start again on the next request). A closed or evicted session's engines
+//! end at once.
 
 use super::board::Replayed;
 use super::live::Hub;
@@ -12,7 +19,7 @@ use crate::client::engine_process::{EngineConfig, EngineError, EngineProcess, ST
 use crate::rules::{Player, Rules, Variant};
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -26,9 +33,21 @@ pub const MOVE_MARGIN: Duration = Duration::from_secs(2);
 /// Sessions at once; the oldest idle one is closed to make room.
 pub const MAX_SESSIONS: usize = 32;
 
-/// A session nobody has touched or watched for this long is closed and its
-/// engines stopped.
+/// A session nobody has touched or watched for this long is closed.
 const IDLE: Duration = Duration::from_secs(600);
+
+/// A page that neither streams events nor calls (a heartbeat will do) for
+/// this long is taken as closed: its engines are stopped.
+pub const ENGINE_IDLE: Duration = Duration::from_secs(15);
+
+/// Engines running at once unless `--max-engines` says otherwise.
+pub const DEFAULT_MAX_ENGINES: usize = 12;
+
+/// An analysis is given this long for its page to open a stream.
+const ANALYSIS_GRACE: Duration = Duration::from_secs(10);
+
+/// How often the reaper looks for engines of closed pages.
+const REAP_EVERY: Duration = Duration::from_secs(1);
 
 pub const SLOTS: [&str; 3] = ["W", "B", "A"];
 
@@ -46,7 +65,26 @@ struct Running {
     engine: usize,
     variant: Variant,
     options: Vec<(String, String)>,
+    /// This engine's place under the limit, given back when it is dropped.
+    _permit: EnginePermit,
 }
+
+/// One engine's share of the limit on engines in all.
+struct EnginePermit(Arc<AtomicUsize>);
+
+impl Drop for EnginePermit {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Values the page's own options return to when a request leaves them
+/// out, so an engine passed between slots plays at the strength asked.
+const OPTION_DEFAULTS: [(&str, &str); 3] = [
+    ("Skill Level", "20"),
+    ("UCI_LimitStrength", "false"),
+    ("MultiPV", "1"),
+];
 
 #[derive(Default)]
 struct SlotState {
@@ -67,6 +105,11 @@ pub struct Session {
     pub hub: Hub,
     slots: [Slot; 3],
     touched: Mutex<Instant>,
+    /// Closed or evicted: no engine starts for it any more.
+    closed: AtomicBool,
+    /// When its last analysis started: the page opens its stream only
+    /// after, so an analysis nobody watches is stopped only past a grace.
+    analysis_started: Mutex<Instant>,
 }
 
 /// An error for the page: the HTTP status and the message.
@@ -90,31 +133,43 @@ impl ApiError {
 
 pub struct Engines {
     pub configs: Vec<EngineConfig>,
+    pub max_engines: usize,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     counter: AtomicU64,
+    /// Engines running now, in all sessions.
+    running: Arc<AtomicUsize>,
 }
 
 impl Engines {
-    pub fn new(configs: Vec<EngineConfig>) -> Engines {
+    pub fn new(configs: Vec<EngineConfig>, max_engines: usize) -> Engines {
         Engines {
             configs,
+            max_engines: max_engines.max(1),
             sessions: Mutex::new(HashMap::new()),
             counter: AtomicU64::new(0),
+            running: Arc::new(AtomicUsize::new(0)),
         }
     }
 
     /// A new session; the least recently used idle sessions are closed
-    /// first when there are too many.
+    /// (their engines stopped) first when there are too many.
     pub fn open(&self) -> Arc<Session> {
         let mut sessions = self.sessions.lock().expect("sessions lock");
-        sessions.retain(|_, s| s.hub.subscribers() > 0 || s.idle() < IDLE);
+        let mut evicted: Vec<Arc<Session>> = Vec::new();
+        sessions.retain(|_, s| {
+            let keep = s.hub.subscribers() > 0 || s.idle() < IDLE;
+            if !keep {
+                evicted.push(s.clone());
+            }
+            keep
+        });
         while sessions.len() >= MAX_SESSIONS {
             let oldest = sessions
                 .values()
                 .min_by_key(|s| *s.touched.lock().expect("touch lock"))
                 .map(|s| s.id.clone())
                 .expect("sessions is not empty");
-            sessions.remove(&oldest);
+            evicted.extend(sessions.remove(&oldest));
         }
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         let id = format!("s{n}-{:08x}", random_tag());
@@ -123,9 +178,123 @@ impl Engines {
             hub: Hub::new(&id),
             slots: Default::default(),
             touched: Mutex::new(Instant::now()),
+            closed: AtomicBool::new(false),
+            analysis_started: Mutex::new(Instant::now()),
         });
         sessions.insert(id, session.clone());
+        drop(sessions);
+        for old in evicted {
+            old.close();
+        }
         session
+    }
+
+    /// Ends the session `id` and its engines (the page closed); whether
+    /// there was one.
+    pub fn close(&self, id: &str) -> bool {
+        let removed = self.sessions.lock().expect("sessions lock").remove(id);
+        removed.map(|s| s.close()).is_some()
+    }
+
+    /// Engines running now.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// Every [`REAP_EVERY`]: the engines of pages that went away stop.
+    pub fn reap_forever(&self) {
+        loop {
+            thread::sleep(REAP_EVERY);
+            self.reap();
+        }
+    }
+
+    /// Stops the engines of sessions with no open stream and no request
+    /// for [`ENGINE_IDLE`], and closes sessions idle for [`IDLE`].
+    pub fn reap(&self) {
+        let (sessions, gone) = {
+            let mut sessions = self.sessions.lock().expect("sessions lock");
+            let mut gone = Vec::new();
+            sessions.retain(|_, s| {
+                let keep = s.hub.subscribers() > 0 || s.idle() < IDLE;
+                if !keep {
+                    gone.push(s.clone());
+                }
+                keep
+            });
+            (sessions.values().cloned().collect::<Vec<_>>(), gone)
+        };
+        for session in gone {
+            session.close();
+        }
+        for session in sessions {
+            if session.hub.subscribers() > 0 {
+                session.touch();
+                continue;
+            }
+            // Nobody sees the lines (the page closed or stopped listening),
+            // though it may still call: the analysis stops.
+            if session
+                .analysis_started
+                .lock()
+                .expect("analysis lock")
+                .elapsed()
+                > ANALYSIS_GRACE
+            {
+                session.slots[2].stop.store(true, Ordering::Relaxed);
+            }
+            // A move being thought over in a request is activity: the
+            // page's other engine is kept for its turn.
+            if session.thinking() {
+                session.touch();
+            } else if session.idle() >= ENGINE_IDLE {
+                session.stop_engines();
+            }
+        }
+    }
+
+    /// A place under the engine limit for a new engine. At the limit, an
+    /// idle engine (one not thinking) of the least recently used page is
+    /// stopped to make room; if every engine is
+    /// thinking, the page is told so.
+    fn reserve(&self) -> Result<EnginePermit, ApiError> {
+        loop {
+            let now = self.running.load(Ordering::SeqCst);
+            if now < self.max_engines {
+                if self
+                    .running
+                    .compare_exchange(now, now + 1, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+                {
+                    return Ok(EnginePermit(self.running.clone()));
+                }
+                continue;
+            }
+            if !self.reclaim_idle() {
+                return Err(ApiError::new(
+                    503,
+                    format!(
+                        "all {} engines the server allows are thinking (--max-engines); stop an analysis or close another tab, then try again",
+                        self.max_engines
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Stops one idle engine, the least recently used page's first (the
+    /// asking page's own other slots last; the slot asking is locked by
+    /// the caller, so it is passed over); whether one was found.
+    fn reclaim_idle(&self) -> bool {
+        let mut sessions: Vec<Arc<Session>> = self
+            .sessions
+            .lock()
+            .expect("sessions lock")
+            .values()
+            .cloned()
+            .collect();
+        sessions.sort_by_key(|s| *s.touched.lock().expect("touch lock"));
+        sessions.iter().any(|s| s.stop_one_idle_engine())
     }
 
     pub fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
@@ -179,6 +348,7 @@ impl Engines {
             Ok(reply) => reply,
             Err(e) => return Err(session.failed(slot, &mut state, &e)),
         };
+        session.end_if_closed(&mut state);
         let bestmove = reply.tokens.first().cloned().unwrap_or_default();
         // The engine's word on legality is never taken.
         if let Err(e) = game.rules.parse_move(game.position(), &bestmove) {
@@ -207,6 +377,7 @@ impl Engines {
         session.slots[SLOT].stop.store(true, Ordering::Relaxed);
         let mut state = session.lock_waiting(SLOT)?;
         session.slots[SLOT].stop.store(false, Ordering::Relaxed);
+        *session.analysis_started.lock().expect("analysis lock") = Instant::now();
         // Started here, so that a failure to start is the request's answer.
         self.ready(&session, SLOT, &mut state, &wanted, game.rules.variant())?;
         drop(state);
@@ -236,7 +407,7 @@ impl Engines {
             hub.publish("info", &info_json(SLOT, line));
             let watched = hub.subscribers() > 0;
             seen |= watched;
-            let gone = seen || started.elapsed() > std::time::Duration::from_secs(10);
+            let gone = seen || started.elapsed() > ANALYSIS_GRACE;
             if !watched && gone {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -245,6 +416,7 @@ impl Engines {
         let result = running
             .process
             .go_watched(&position, "go infinite", None, stop, &mut on_info);
+        session.end_if_closed(&mut state);
         match result {
             Ok(_) => hub.publish("analysis", &json!({"running": false})),
             Err(e) => {
@@ -327,15 +499,24 @@ impl Engines {
         wanted: &Wanted,
         variant: &Variant,
     ) -> Result<&'s mut EngineProcess, ApiError> {
+        if session.closed.load(Ordering::SeqCst) {
+            return Err(ApiError::new(
+                404,
+                format!("session '{}' was closed (reload the page)", session.id),
+            ));
+        }
         state.last = Some(wanted.clone());
-        let fits = state
-            .running
-            .as_ref()
-            .is_some_and(|r| r.engine == wanted.engine && r.variant == *variant);
-        if !fits {
+        let fits = |r: &Running| r.engine == wanted.engine && r.variant == *variant;
+        if !state.running.as_ref().is_some_and(fits) {
             if let Some(old) = state.running.take() {
                 old.process.quit();
             }
+            // One engine per page where one will do: an idle slot's engine
+            // that fits moves here rather than a second one starting.
+            state.running = session.take_fitting(slot, &fits);
+        }
+        if state.running.is_none() {
+            let permit = self.reserve()?;
             let config = self.config(wanted.engine)?;
             let rules = Rules::new(*variant).map_err(|e| ApiError::new(400, e.to_string()))?;
             match EngineProcess::start(config, &rules, START_TIMEOUT) {
@@ -346,6 +527,7 @@ impl Engines {
                         engine: wanted.engine,
                         variant: *variant,
                         options: Vec::new(),
+                        _permit: permit,
                     });
                     session
                         .hub
@@ -354,24 +536,112 @@ impl Engines {
                 Err(e) => return Err(session.failed(slot, state, &e)),
             }
         }
-        for (name, value) in &wanted.options {
-            let running = state.running.as_mut().expect("started above");
-            if running.options.iter().any(|(n, v)| n == name && v == value) {
-                continue;
-            }
-            if let Err(e) = running.process.set_option(name, value, START_TIMEOUT) {
-                return Err(session.failed(slot, state, &e));
-            }
-            running.options.retain(|(n, _)| n != name);
-            running.options.push((name.clone(), value.clone()));
+        if let Err(e) = set_options(state.running.as_mut().expect("started above"), wanted) {
+            return Err(session.failed(slot, state, &e));
         }
         Ok(&mut state.running.as_mut().expect("still running").process)
     }
 }
 
+/// Sets the wanted options the engine does not have yet, and returns the
+/// page's own options that the request leaves out to their defaults.
+fn set_options(running: &mut Running, wanted: &Wanted) -> Result<(), EngineError> {
+    let left_out: Vec<String> = running
+        .options
+        .iter()
+        .map(|(n, _)| n.clone())
+        .filter(|n| !wanted.options.iter().any(|(w, _)| w == n))
+        .collect();
+    for name in left_out {
+        if let Some((_, default)) = OPTION_DEFAULTS.iter().find(|(n, _)| *n == name) {
+            running.process.set_option(&name, default, START_TIMEOUT)?;
+        }
+        running.options.retain(|(n, _)| *n != name);
+    }
+    for (name, value) in &wanted.options {
+        if running.options.iter().any(|(n, v)| n == name && v == value) {
+            continue;
+        }
+        running.process.set_option(name, value, START_TIMEOUT)?;
+        running.options.retain(|(n, _)| n != name);
+        running.options.push((name.clone(), value.clone()));
+    }
+    Ok(())
+}
+
 impl Session {
     fn idle(&self) -> Duration {
         self.touched.lock().expect("touch lock").elapsed()
+    }
+
+    fn touch(&self) {
+        *self.touched.lock().expect("touch lock") = Instant::now();
+    }
+
+    /// No engine starts for this session any more, and its engines stop:
+    /// idle ones now, thinking ones when their search ends (they are told
+    /// to stop).
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.stop_engines();
+    }
+
+    /// Stops every engine of the session: idle ones are ended now; an
+    /// analysis is told to stop (its thread ends the engine if the session
+    /// closed, else the next reap does). A move search in a request is
+    /// left to its deadline.
+    fn stop_engines(&self) {
+        self.slots[2].stop.store(true, Ordering::Relaxed);
+        for slot in &self.slots {
+            if let Ok(mut state) = slot.state.try_lock()
+                && let Some(running) = state.running.take()
+            {
+                running.process.quit();
+            }
+        }
+    }
+
+    /// Whether a search holds one of its slots.
+    fn thinking(&self) -> bool {
+        self.slots.iter().any(|slot| slot.state.try_lock().is_err())
+    }
+
+    /// Ends one engine that is not thinking; whether there was one.
+    fn stop_one_idle_engine(&self) -> bool {
+        for slot in &self.slots {
+            if let Ok(mut state) = slot.state.try_lock()
+                && let Some(running) = state.running.take()
+            {
+                running.process.quit();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The engine of another slot that is idle and `fits`, taken from it.
+    fn take_fitting(&self, slot: usize, fits: &dyn Fn(&Running) -> bool) -> Option<Running> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != slot)
+            .find_map(|(_, other)| {
+                let mut state = other.state.try_lock().ok()?;
+                if state.running.as_ref().is_some_and(fits) {
+                    state.running.take()
+                } else {
+                    None
+                }
+            })
+    }
+
+    /// After a search: a closed session's engine ends.
+    fn end_if_closed(&self, state: &mut SlotState) {
+        if self.closed.load(Ordering::SeqCst)
+            && let Some(running) = state.running.take()
+        {
+            running.process.quit();
+        }
     }
 
     /// The slot, if no search holds it.

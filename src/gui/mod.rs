@@ -39,9 +39,18 @@ pub struct GuiArgs {
     /// (the match runner's `--pgn` output or `yote analyse` output).
     #[arg(long = "records", value_name = "FILE")]
     pub records: Vec<PathBuf>,
-    /// Open the page in the default browser (xdg-open).
+    /// Open the page in the default browser (xdg-open); where there is
+    /// none, one line says so with the URL.
     #[arg(long)]
     pub open: bool,
+    /// Connections served at once; past it a connection is answered 503.
+    /// Lowered, if need be, to fit the descriptor limit (`ulimit -n`).
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
+    /// Engine processes running at once, for all pages together; past it
+    /// an idle engine of another page is stopped, or the page is told.
+    #[arg(long, value_name = "N", default_value_t = engines::DEFAULT_MAX_ENGINES)]
+    pub max_engines: usize,
 }
 
 /// What the command line allows the page to use; nothing else is reachable.
@@ -98,13 +107,50 @@ pub fn run(args: GuiArgs) -> Result<()> {
             args.host
         );
     }
-    let server = server::Server::bind(&args.host, args.port, config)?;
+    let limits = server::Limits {
+        max_connections: args.max_connections,
+        max_engines: args.max_engines,
+    };
+    let server = server::Server::bind(&args.host, args.port, config, limits)?;
     let url = server.url();
     println!("yote gui: {url}");
     if args.open {
-        // Best effort: the URL is printed either way.
-        let _ = std::process::Command::new("xdg-open").arg(&url).spawn();
+        open_browser(&url);
     }
-    server.serve();
-    Ok(())
+    server.serve()
+}
+
+/// Opens `url` in the default browser, quietly: xdg-open's own messages go
+/// nowhere, and where no browser can be shown (no display) or it fails,
+/// one line says so with the URL.
+fn open_browser(url: &str) {
+    let shown = ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()));
+    let opener = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("xdg-open"))
+            .find(|p| p.is_file())
+    });
+    let (true, Some(opener)) = (shown, opener) else {
+        eprintln!("yote gui: no browser to open here; open {url} in one");
+        return;
+    };
+    let spawned = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let url = url.to_string();
+    match spawned {
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                if !child.wait().is_ok_and(|s| s.success()) {
+                    eprintln!("yote gui: could not open a browser; open {url} in one");
+                }
+            });
+        }
+        Err(_) => eprintln!("yote gui: could not open a browser; open {url} in one"),
+    }
 }

@@ -11,24 +11,35 @@ use crate::rules::{Game, Player, Variant};
 use crate::tournament::standings::standings;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
-use std::io::{Read, Seek, SeekFrom};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Uploaded texts kept at once; the oldest goes first.
 const MAX_UPLOADS: usize = 8;
 
-/// Largest records text read (a file is read up to here).
-pub const MAX_RECORDS_BYTES: usize = 32 << 20;
+/// Bytes of uploaded text kept in all; the oldest go first past it.
+const MAX_UPLOADED_BYTES: usize = 16 << 20;
+
+/// Most of a records file read for one answer (a file is read a line at
+/// a time up to here; the answer says when it stopped short).
+pub const MAX_RECORDS_BYTES: u64 = 64 << 20;
 
 /// Graph values are clamped here, in centipawns, as `yote analyse` caps
 /// proved results.
 const CP_CAP: i64 = 1000;
 
+/// Records read at once (a list of a large file costs tens of MB while it
+/// is built); more wait their turn.
+const READERS: usize = 2;
+
 pub struct Records {
     files: Vec<PathBuf>,
     uploads: Mutex<VecDeque<(String, String, Arc<String>)>>,
     uploaded: Mutex<u64>,
+    readers: Arc<tokio::sync::Semaphore>,
 }
 
 impl Records {
@@ -37,7 +48,17 @@ impl Records {
             files,
             uploads: Mutex::new(VecDeque::new()),
             uploaded: Mutex::new(0),
+            readers: Arc::new(tokio::sync::Semaphore::new(READERS)),
         }
+    }
+
+    /// A turn to read records, waited for (called on a blocking thread of
+    /// the server's runtime).
+    pub fn turn(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let readers = self.readers.clone();
+        tokio::runtime::Handle::try_current()
+            .ok()
+            .and_then(|runtime| runtime.block_on(readers.acquire_owned()).ok())
     }
 
     pub fn list(&self) -> Value {
@@ -54,8 +75,8 @@ impl Records {
     /// Keeps an uploaded text (checked to hold at least one game) and gives
     /// its id.
     pub fn upload(&self, name: &str, text: String) -> Result<Value, ApiError> {
-        let games = read_games(&text).map_err(|e| ApiError::new(400, e))?;
-        if games.is_empty() {
+        let games = count_games(text.as_bytes()).map_err(|e| ApiError::new(400, e))?;
+        if games == 0 {
             return Err(ApiError::new(400, "no complete game in the text"));
         }
         let mut counter = self.uploaded.lock().expect("upload lock");
@@ -63,29 +84,33 @@ impl Records {
         let id = format!("u{counter}");
         let name: String = name.chars().filter(|c| !c.is_control()).take(80).collect();
         let mut uploads = self.uploads.lock().expect("uploads lock");
-        if uploads.len() >= MAX_UPLOADS {
-            uploads.pop_front();
+        let mut kept: usize = uploads.iter().map(|(_, _, t)| t.len()).sum();
+        while !uploads.is_empty()
+            && (uploads.len() >= MAX_UPLOADS || kept + text.len() > MAX_UPLOADED_BYTES)
+        {
+            kept -= uploads.pop_front().map_or(0, |(_, _, t)| t.len());
         }
         uploads.push_back((id.clone(), name, Arc::new(text)));
-        Ok(json!({"id": id, "games": games.len()}))
+        Ok(json!({"id": id, "games": games}))
     }
 
-    /// The text of a source: a named file (read now, so a growing file
-    /// shows its new games) or an upload.
-    pub fn text(&self, id: &str) -> Result<Arc<String>, ApiError> {
+    /// A source read a line at a time: a named file (opened now, so a
+    /// growing file shows its new games; only a regular file) or an
+    /// upload. Whether a file was cut at [`MAX_RECORDS_BYTES`] is known
+    /// once it was read (`Source::cut`).
+    pub fn open(&self, id: &str) -> Result<Source, ApiError> {
         let missing = || ApiError::new(404, format!("no records '{id}'"));
         if let Some(index) = id.strip_prefix('f') {
             let index: usize = index.parse().map_err(|_| missing())?;
             let path = self.files.get(index).ok_or_else(missing)?;
-            return read_file_from(path, 0)
-                .map(|(text, _)| Arc::new(text))
-                .map_err(|e| ApiError::new(500, format!("{}: {e}", path.display())));
+            let (file, _) = open_regular(path).map_err(|e| file_error(path, e))?;
+            return Ok(Source::File(BufReader::new(file.take(MAX_RECORDS_BYTES))));
         }
         let uploads = self.uploads.lock().expect("uploads lock");
         uploads
             .iter()
             .find(|(u, _, _)| u == id)
-            .map(|(_, _, text)| text.clone())
+            .map(|(_, _, text)| Source::Upload(Cursor::new(SharedText(text.clone()))))
             .ok_or_else(missing)
     }
 
@@ -95,33 +120,174 @@ impl Records {
     }
 }
 
-/// Up to [`MAX_RECORDS_BYTES`] of a file from `offset`, cut after its last
-/// complete line; and the offset after that line.
-pub fn read_file_from(path: &PathBuf, offset: u64) -> std::io::Result<(String, u64)> {
-    let mut file = std::fs::File::open(path)?;
+/// An upload's text, shared with the list of uploads while it is read.
+pub struct SharedText(Arc<String>);
+
+impl AsRef<[u8]> for SharedText {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+/// Records being read, a line at a time.
+pub enum Source {
+    File(BufReader<std::io::Take<File>>),
+    Upload(Cursor<SharedText>),
+}
+
+impl Source {
+    fn reader(&mut self) -> &mut dyn BufRead {
+        match self {
+            Source::File(r) => r,
+            Source::Upload(r) => r,
+        }
+    }
+
+    /// Whether a file was read up to [`MAX_RECORDS_BYTES`] and not beyond.
+    fn cut(&self) -> bool {
+        matches!(self, Source::File(r) if r.get_ref().limit() == 0)
+    }
+
+    /// The complete games, one at a time, each handed to `each` (which
+    /// says whether to go on); a malformed game is an error.
+    fn each_game(&mut self, mut each: impl FnMut(GameRecord) -> bool) -> Result<(), ApiError> {
+        let mut reader = RecordReader::default();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = self
+                .reader()
+                .read_line(&mut line)
+                .map_err(|e| ApiError::new(500, format!("reading the records: {e}")))?;
+            if read == 0 {
+                return Ok(());
+            }
+            let text = line.trim_end_matches(['\n', '\r']);
+            match reader.line(text) {
+                Ok(Some(game)) => {
+                    if !each(game) {
+                        return Ok(());
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => return Err(ApiError::new(422, e.to_string())),
+            }
+        }
+    }
+}
+
+/// What identifies a file's content: a rewrite (another inode, or a
+/// shorter length) means it must be read again from its start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileIdentity {
+    pub device: u64,
+    pub inode: u64,
+    pub length: u64,
+}
+
+/// Opens `path` only if it is a regular file: without blocking on a FIFO
+/// (opened non-blocking, then refused), never a device.
+pub fn open_regular(path: &Path) -> std::io::Result<(File, FileIdentity)> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.file_type().is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let identity = FileIdentity {
+        device: meta.dev(),
+        inode: meta.ino(),
+        length: meta.len(),
+    };
+    Ok((file, identity))
+}
+
+fn file_error(path: &Path, e: std::io::Error) -> ApiError {
+    let status = if e.kind() == std::io::ErrorKind::InvalidInput {
+        409
+    } else {
+        500
+    };
+    ApiError::new(status, format!("{}: {e}", path.display()))
+}
+
+/// Up to 4 MiB of a regular file from `offset`, cut after its last
+/// complete line; the offset after that line, and the file's identity.
+pub fn read_file_from(path: &Path, offset: u64) -> std::io::Result<(String, u64, FileIdentity)> {
+    const CHUNK: u64 = 4 << 20;
+    let (mut file, identity) = open_regular(path)?;
     file.seek(SeekFrom::Start(offset))?;
     let mut bytes = Vec::new();
-    file.take(MAX_RECORDS_BYTES as u64)
-        .read_to_end(&mut bytes)?;
+    file.take(CHUNK).read_to_end(&mut bytes)?;
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     bytes.truncate(complete);
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    Ok((text, offset + complete as u64))
+    Ok((text, offset + complete as u64, identity))
 }
 
-/// The complete games of a text; a game still being written at its end is
-/// left out (a file that grows), a malformed one is an error.
-pub fn read_games(text: &str) -> Result<Vec<GameRecord>, String> {
+/// The number of complete games in a text, read a line at a time.
+fn count_games(text: &[u8]) -> Result<usize, String> {
     let mut reader = RecordReader::default();
-    let mut games = Vec::new();
+    let mut games = 0;
     for line in text.lines() {
-        match reader.line(line) {
-            Ok(Some(game)) => games.push(game),
-            Ok(None) => {}
-            Err(e) => return Err(e.to_string()),
+        let line = line.map_err(|e| e.to_string())?;
+        if reader.line(&line).map_err(|e| e.to_string())?.is_some() {
+            games += 1;
         }
     }
     Ok(games)
+}
+
+/// The game list of a source and, for a match's records, its standings
+/// (a second reading: `again` opens the source anew), as JSON text. Read
+/// and written a game at a time, so it costs the answer's text, not the
+/// records' text nor a tree of values per game.
+pub fn list_json(
+    mut source: Source,
+    again: impl FnOnce() -> Result<Source, ApiError>,
+) -> Result<String, ApiError> {
+    let mut games = String::from("[");
+    let mut count = 0;
+    source.each_game(|game| {
+        if count > 0 {
+            games.push(',');
+        }
+        games.push_str(&summary_json(count, &game).to_string());
+        count += 1;
+        true
+    })?;
+    games.push(']');
+    let cut = source.cut();
+    let standings = standings_json(again()?);
+    Ok(format!(
+        r#"{{"games":{games},"standings":{standings},"cut":{cut}}}"#
+    ))
+}
+
+/// Game `n` of a source for Review, read up to it.
+pub fn nth_game_json(mut source: Source, n: usize, id: &str) -> Result<Value, ApiError> {
+    let mut seen = 0;
+    let mut found = None;
+    source.each_game(|game| {
+        if seen == n {
+            found = Some(game);
+            return false;
+        }
+        seen += 1;
+        true
+    })?;
+    match found {
+        Some(game) => game_json(game, n),
+        None => Err(ApiError::new(
+            404,
+            format!("no game {n}: '{id}' holds {seen}"),
+        )),
+    }
 }
 
 /// One line of the game list.
@@ -137,21 +303,21 @@ pub fn summary_json(index: usize, game: &GameRecord) -> Value {
     })
 }
 
-/// The game list of a text and, for a match's file, its standings.
-pub fn list_json(text: &str) -> Result<Value, ApiError> {
-    let games = read_games(text).map_err(|e| ApiError::new(422, e))?;
-    let summaries: Vec<Value> = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| summary_json(i, g))
-        .collect();
-    Ok(json!({"games": summaries, "standings": standings_json(text)}))
+/// The standings of a records file (null when it cannot be read).
+pub fn file_standings(path: &Path) -> Value {
+    match open_regular(path) {
+        Ok((file, _)) => standings_json(Source::File(BufReader::new(file.take(MAX_RECORDS_BYTES)))),
+        Err(_) => Value::Null,
+    }
 }
 
 /// Everyone's points and rating, best first, by the match runner's own
-/// rescoring; null when the text is not a match's (no White/Black tags).
-pub fn standings_json(text: &str) -> Value {
-    let Ok(tallies) = crate::tournament::rescore(text) else {
+/// rescoring (a line at a time); null when the records are not a match's
+/// (no White/Black tags).
+pub fn standings_json(mut source: Source) -> Value {
+    let input: Box<dyn BufRead + '_> = Box::new(source.reader());
+    let Ok(tallies) = crate::tournament::rescore_inputs(vec![("records".to_string(), input)])
+    else {
         return Value::Null;
     };
     let mut names: Vec<String> = Vec::new();

@@ -5,18 +5,21 @@ use super::assets;
 use super::board::{self, Replayed};
 use super::engines::{self, ApiError, SLOTS, Wanted, go_command};
 use super::live::{self, event_text};
-use super::records::{self, read_games};
+use super::records;
 use super::server::AppState;
 use super::watch;
 use crate::rules::{Player, Variant};
+use hyper::Method;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::sync::mpsc::Receiver;
-use tiny_http::Method;
+use tokio::sync::mpsc::Receiver;
 
 pub enum Reply {
     Json(u16, Value),
-    Asset(&'static str, &'static [u8]),
+    /// A 200 whose JSON is already text (a long list, written as it was
+    /// read rather than held as a tree of values).
+    JsonText(String),
+    Asset(&'static assets::Asset),
     /// Server-Sent Events: the queue, the first event, and what to do
     /// when the stream ends.
     Stream(
@@ -34,11 +37,9 @@ pub fn route(
     query: &str,
     body: String,
 ) -> Reply {
-    let get = *method == Method::Get || *method == Method::Head;
+    let get = *method == Method::GET || *method == Method::HEAD;
     let result = match (get, path) {
-        (true, "/") | (true, "/index.html") => {
-            return Reply::Asset("text/html; charset=utf-8", assets::INDEX.as_bytes());
-        }
+        (true, "/") | (true, "/index.html") => return asset(assets::INDEX_NAME),
         (true, "/favicon.ico") => return asset("favicon.svg"),
         (true, p) if p.starts_with("/assets/") => return asset(&p["/assets/".len()..]),
         (true, "/api/config") => Ok(config(state)),
@@ -46,6 +47,8 @@ pub fn route(
             .and_then(|req| replay(&req))
             .map(|r| board::state_json(&r)),
         (false, "/api/session") => Ok(json!({"id": state.engines.open().id})),
+        (false, "/api/heartbeat") => parse(&body).and_then(|req| heartbeat(state, &req)),
+        (false, "/api/close") => parse(&body).and_then(|req| close(state, &req)),
         (true, "/api/events") => return events(state, query),
         (true, "/api/channel") => return channel(state),
         (false, "/api/listen") => parse(&body).and_then(|req| listen(state, &req, true)),
@@ -65,7 +68,7 @@ pub fn route(
         }
         (true, "/api/watch") => return watch::watch(state, param(query, "records")),
         (true, p) if p.starts_with("/api/records/") => {
-            records_get(state, &p["/api/records/".len()..])
+            return records_get(state, &p["/api/records/".len()..]);
         }
         (true, "/api/health") => Ok(health(state)),
         (_, p) if p.starts_with("/api/") => Err(ApiError::new(
@@ -82,7 +85,7 @@ pub fn route(
 
 fn asset(name: &str) -> Reply {
     match assets::find(name) {
-        Some((kind, bytes)) => Reply::Asset(kind, bytes),
+        Some(asset) => Reply::Asset(asset),
         None => Reply::Error(ApiError::new(404, format!("no asset '{name}'"))),
     }
 }
@@ -111,11 +114,23 @@ fn param<'q>(query: &'q str, name: &str) -> Option<&'q str> {
         })
 }
 
+/// A text field; one holding a control character (a newline would split
+/// a protocol line in two) is refused.
 fn text_field<'v>(req: &'v Value, name: &str) -> Result<Option<&'v str>, ApiError> {
     match req.get(name) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
+        Some(Value::String(s)) => no_control(name, s).map(Some),
         Some(_) => Err(ApiError::new(400, format!("'{name}' must be a string"))),
+    }
+}
+
+fn no_control<'t>(name: &str, text: &'t str) -> Result<&'t str, ApiError> {
+    match text.chars().find(|c| c.is_control()) {
+        Some(c) => Err(ApiError::new(
+            400,
+            format!("'{name}' holds a control character ({c:?})"),
+        )),
+        None => Ok(text),
     }
 }
 
@@ -145,6 +160,9 @@ fn replay(req: &Value) -> Result<Replayed, ApiError> {
             .ok_or_else(|| ApiError::new(400, "'moves' must be a list of move texts"))?,
         Some(_) => return Err(ApiError::new(400, "'moves' must be a list of move texts")),
     };
+    for text in &moves {
+        no_control("moves", text)?;
+    }
     board::replay(spec, fen, &moves).map_err(|e| ApiError::new(422, e))
 }
 
@@ -321,30 +339,23 @@ fn listen(state: &AppState, req: &Value, on: bool) -> Result<Value, ApiError> {
 }
 
 /// `/api/records/<id>`: the game list; `/api/records/<id>/<n>`: one game.
-fn records_get(state: &AppState, rest: &str) -> Result<Value, ApiError> {
+fn records_get(state: &AppState, rest: &str) -> Reply {
     let (id, game) = match rest.split_once('/') {
-        Some((id, n)) => {
-            let n: usize = n
-                .parse()
-                .map_err(|_| ApiError::new(400, format!("game number '{n}' is not a number")))?;
-            (id, Some(n))
-        }
+        Some((id, n)) => match n.parse::<usize>() {
+            Ok(n) => (id, Some(n)),
+            Err(_) => {
+                let why = format!("game number '{n}' is not a number");
+                return Reply::Error(ApiError::new(400, why));
+            }
+        },
         None => (rest, None),
     };
-    let text = state.records.text(id)?;
-    match game {
-        None => records::list_json(&text),
-        Some(n) => {
-            let mut games = read_games(&text).map_err(|e| ApiError::new(422, e))?;
-            if n >= games.len() {
-                return Err(ApiError::new(
-                    404,
-                    format!("no game {n}: '{id}' holds {}", games.len()),
-                ));
-            }
-            records::game_json(games.swap_remove(n), n)
-        }
-    }
+    let _turn = state.records.turn();
+    let read = state.records.open(id).and_then(|source| match game {
+        None => records::list_json(source, || state.records.open(id)).map(Reply::JsonText),
+        Some(n) => records::nth_game_json(source, n, id).map(|v| Reply::Json(200, v)),
+    });
+    read.unwrap_or_else(Reply::Error)
 }
 
 fn events(state: &AppState, query: &str) -> Reply {
@@ -364,9 +375,27 @@ fn events(state: &AppState, query: &str) -> Reply {
     }
 }
 
+/// `POST /api/heartbeat {session}`: the page is still open; its engines
+/// are kept (a page that neither streams nor beats for
+/// [`engines::ENGINE_IDLE`] has them stopped).
+fn heartbeat(state: &AppState, req: &Value) -> Result<Value, ApiError> {
+    session_field(state, req)?;
+    Ok(json!({"idle_timeout_s": engines::ENGINE_IDLE.as_secs()}))
+}
+
+/// `POST /api/close {session}`: the page is closing (`sendBeacon` on
+/// `pagehide`): its session and engines end now.
+fn close(state: &AppState, req: &Value) -> Result<Value, ApiError> {
+    let id =
+        text_field(req, "session")?.ok_or_else(|| ApiError::new(400, "'session' is missing"))?;
+    Ok(json!({"closed": state.engines.close(id)}))
+}
+
 fn health(state: &AppState) -> Value {
     json!({
         "sessions": state.engines.session_count(),
+        "engines": state.engines.running(),
+        "max_engines": state.engines.max_engines,
         "streams": live::open_streams(),
         "uptime_ms": state.started.elapsed().as_millis() as u64,
         "assets_bytes": assets::total_bytes(),

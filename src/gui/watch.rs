@@ -4,11 +4,14 @@
 //! lands, the standings after them, and the boards of the running games
 //! whenever the sidecar changes. Everything it keeps is bounded: the
 //! reader's state, the last finished game numbers, the last sidecar text.
+//! Only regular files are read (a FIFO would block the reading thread for
+//! ever), and a file rewritten in place (another inode, or shorter than
+//! what was read) is read again from its start after a `reset` event.
 
 use super::board::{self, board_json};
 use super::engines::ApiError;
 use super::live::{self, event_text};
-use super::records::{self, read_file_from, summary_json};
+use super::records::{self, FileIdentity, open_regular, read_file_from, summary_json};
 use super::routes::Reply;
 use super::server::AppState;
 use crate::client::live::sidecar_path;
@@ -17,9 +20,9 @@ use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
+use tokio::sync::mpsc::{self, Sender};
 
 /// Games a watch stream sends at its start (the latest); the page keeps
 /// no more than this many either.
@@ -49,7 +52,7 @@ pub fn watch(state: &AppState, id: Option<&str>) -> Reply {
     if live::open_streams() >= live::MAX_STREAMS {
         return Reply::Error(ApiError::new(503, "too many live streams open"));
     }
-    let (tx, rx) = mpsc::sync_channel(64);
+    let (tx, rx) = mpsc::channel(64);
     thread::spawn(move || Watcher::new(path).follow(&tx));
     Reply::Stream(rx, None, None)
 }
@@ -65,6 +68,8 @@ struct Watcher {
     finished: VecDeque<(String, u64)>,
     /// The sidecar's text when last sent.
     live_text: String,
+    /// The file read so far, to tell a rewrite from growth.
+    identity: Option<FileIdentity>,
 }
 
 /// The tab went away (its stream's queue is closed).
@@ -80,12 +85,13 @@ impl Watcher {
             count: 0,
             finished: VecDeque::new(),
             live_text: String::new(),
+            identity: None,
         }
     }
 
     /// Looks at the file and the sidecar every [`WATCH_POLL`] until the
     /// tab goes away or the file cannot be read.
-    fn follow(mut self, tx: &SyncSender<String>) {
+    fn follow(mut self, tx: &Sender<String>) {
         let mut first = true;
         let mut last_beat = Instant::now();
         loop {
@@ -99,7 +105,7 @@ impl Watcher {
                 last_beat = Instant::now();
             } else if last_beat.elapsed() > Duration::from_secs(10) {
                 // Finds a tab that went away while the match is quiet.
-                if tx.send(": idle\n\n".to_string()).is_err() {
+                if tx.blocking_send(": idle\n\n".to_string()).is_err() {
                     return;
                 }
                 last_beat = Instant::now();
@@ -113,16 +119,26 @@ impl Watcher {
     /// [`WATCH_BACKLOG`] at the first), then the standings. Whether any
     /// was sent; a file that cannot be read is said on the stream and
     /// ends it.
-    fn finished_games(&mut self, tx: &SyncSender<String>, first: bool) -> Result<bool, Gone> {
-        let (text, next) = match read_file_from(&self.path, self.offset) {
+    fn finished_games(&mut self, tx: &Sender<String>, mut first: bool) -> Result<bool, Gone> {
+        if self.rewritten() {
+            send(
+                tx,
+                "reset",
+                &json!({"reason": "the records file was rewritten"}),
+            )?;
+            *self = Watcher::new(self.path.clone());
+            first = true;
+        }
+        let (text, next, identity) = match read_file_from(&self.path, self.offset) {
             Ok(read) => read,
             Err(e) => {
                 let error = json!({"error": format!("{}: {e}", self.path.display())});
-                let _ = tx.send(event_text("error", &error));
+                let _ = tx.blocking_send(event_text("error", &error));
                 return Err(Gone);
             }
         };
         self.offset = next;
+        self.identity = Some(identity);
         let new_games = self.read_lines(&text, tx)?;
         let skip = if first {
             new_games.len().saturating_sub(WATCH_BACKLOG)
@@ -146,17 +162,29 @@ impl Watcher {
         if new_games.is_empty() && !first {
             return Ok(false);
         }
-        let standings = read_file_from(&self.path, 0)
-            .map(|(t, _)| records::standings_json(&t))
-            .unwrap_or(Value::Null);
+        let standings = records::file_standings(&self.path);
         let data = json!({"games": self.count, "standings": standings});
         send(tx, "standings", &data)?;
         Ok(!new_games.is_empty())
     }
 
+    /// Whether the file is no longer the one read so far: another file in
+    /// its place, or shorter than the offset reached.
+    fn rewritten(&self) -> bool {
+        let Some(read) = self.identity else {
+            return false;
+        };
+        match open_regular(&self.path) {
+            Ok((_, now)) => {
+                (now.device, now.inode) != (read.device, read.inode) || now.length < self.offset
+            }
+            Err(_) => false,
+        }
+    }
+
     /// The complete games in `text`; a malformed one is said on the
     /// stream and reading starts afresh after it.
-    fn read_lines(&mut self, text: &str, tx: &SyncSender<String>) -> Result<Vec<GameRecord>, Gone> {
+    fn read_lines(&mut self, text: &str, tx: &Sender<String>) -> Result<Vec<GameRecord>, Gone> {
         let mut games = Vec::new();
         for line in text.lines() {
             match self.reader.line(line) {
@@ -173,7 +201,7 @@ impl Watcher {
 
     /// Sends the running games when the sidecar changed (none once it is
     /// gone: the match ended). Whether it changed.
-    fn live_games(&mut self, tx: &SyncSender<String>) -> Result<bool, Gone> {
+    fn live_games(&mut self, tx: &Sender<String>) -> Result<bool, Gone> {
         let text = read_sidecar(&self.sidecar);
         if text == self.live_text {
             return Ok(false);
@@ -185,8 +213,8 @@ impl Watcher {
     }
 }
 
-fn send(tx: &SyncSender<String>, event: &str, data: &Value) -> Result<(), Gone> {
-    tx.send(event_text(event, data)).map_err(|_| Gone)
+fn send(tx: &Sender<String>, event: &str, data: &Value) -> Result<(), Gone> {
+    tx.blocking_send(event_text(event, data)).map_err(|_| Gone)
 }
 
 /// A finished game's row; the latest of a batch also carries its final
@@ -204,10 +232,11 @@ fn game_event(index: usize, game: &GameRecord, latest: bool) -> Value {
     event
 }
 
-/// The sidecar's text, empty when there is none (no match running).
+/// The sidecar's text, empty when there is none (no match running) or it
+/// is not a regular file.
 fn read_sidecar(path: &Path) -> String {
     let mut text = String::new();
-    if let Ok(file) = std::fs::File::open(path) {
+    if let Ok((file, _)) = open_regular(path) {
         let _ = file.take(MAX_SIDECAR_BYTES).read_to_string(&mut text);
     }
     text
