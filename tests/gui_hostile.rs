@@ -7,6 +7,8 @@
 //! slow machine. Memory bounds are the server's peak resident size
 //! (`VmHWM`), far below what the old server reached.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -14,7 +16,6 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const YOTE: &str = env!("CARGO_BIN_EXE_yote");
-const FAKE: &str = env!("CARGO_BIN_EXE_yote-fake-engine");
 
 /// A running `yote gui` on a free port, killed when dropped.
 struct Gui {
@@ -415,7 +416,8 @@ fn stalled_bodies_neither_block_page_loads_nor_wait_for_ever() {
 /// closed session's engines end.
 #[test]
 fn every_engine_counts_against_one_limit() {
-    let hang = format!("{FAKE} --mode hang");
+    let fake = support::fake_engine();
+    let hang = format!("{fake} --mode hang");
     let gui = Gui::start(&["--engine", &hang]);
     let (_stream, channel) = gui.channel();
     let mut started = 0;
@@ -636,8 +638,9 @@ fn newlines_other_ports_and_head_requests_are_handled() {
 /// within 30 s.
 #[test]
 fn engines_of_closed_pages_end_within_30_s() {
-    let hang = format!("{FAKE} --mode hang");
-    let gui = Gui::start(&["--engine", FAKE, "--engine", &hang]);
+    let fake = support::fake_engine();
+    let hang = format!("{fake} --mode hang");
+    let gui = Gui::start(&["--engine", &fake, "--engine", &hang]);
     let (stream, channel) = gui.channel();
     for tab in 0..10 {
         let session = gui.session();
@@ -790,7 +793,8 @@ fn open_without_a_browser_says_one_line() {
 /// says how long a silent page keeps them.
 #[test]
 fn a_closed_session_ends_its_engines_at_once() {
-    let gui = Gui::start(&["--engine", FAKE]);
+    let fake = support::fake_engine();
+    let gui = Gui::start(&["--engine", &fake]);
     let session = gui.session();
     let go = format!(
         r#"{{"session":"{session}","slot":"B","engine":1,"fen":"6/6/6/6/6 b 12 12 0 1","clock":{{"movetime":50}}}}"#
