@@ -6,6 +6,8 @@ pub mod analysis;
 pub mod gui;
 pub mod prefetch;
 pub mod protocol;
+#[cfg(feature = "python")]
+mod python;
 pub mod rng;
 pub mod rules;
 pub mod search;
