@@ -615,11 +615,16 @@ const CELL: u32 = 44;
 const MARGIN: u32 = 22;
 
 /// A grid with rank and file labels, White's pieces as light discs and
-/// Black's as dark ones, and the status line under it.
-fn svg(rules: &Rules, pos: &Position, caption: &str) -> String {
+/// Black's as dark ones, and the status under it, one fact a line.
+fn svg(rules: &Rules, pos: &Position, status: &str) -> String {
     let geometry = rules.geometry();
     let (rows, cols) = (u32::from(geometry.rows()), u32::from(geometry.cols()));
-    let (width, height) = (2 * MARGIN + cols * CELL, 2 * MARGIN + rows * CELL + 24);
+    let caption: Vec<&str> = status.split("; ").collect();
+    let longest = caption.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    // About 7 px a character at 13 px sans-serif: the caption is never cut.
+    let width = (2 * MARGIN + cols * CELL).max(MARGIN + 7 * longest);
+    let board_bottom = MARGIN + rows * CELL + 20;
+    let height = board_bottom + 18 * caption.len() as u32 + 6;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
          viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"13\">\
@@ -673,12 +678,14 @@ fn svg(rules: &Rules, pos: &Position, caption: &str) -> String {
             rank + 1
         );
     }
-    let _ = write!(
-        out,
-        "<text x=\"{MARGIN}\" y=\"{}\">{caption}</text></svg>",
-        height - 6
-    );
-    out
+    for (i, line) in caption.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<text x=\"{MARGIN}\" y=\"{}\">{line}</text>",
+            board_bottom + 18 * (i as u32 + 1)
+        );
+    }
+    out + "</svg>"
 }
 
 /// The names of the presets, in the engine's order.

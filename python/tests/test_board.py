@@ -214,6 +214,9 @@ def test_text_and_picture():
     circles = [e for e in svg.iter() if e.tag.endswith("circle")]
     assert len(circles) == 1
     assert len([e for e in svg.iter() if e.tag.endswith("rect")]) == 1 + 30
+    texts = [e.text for e in svg.iter() if e.tag.endswith("text")]
+    assert texts[-2:] == ["black to move", "in hand: white 11, black 12"]
+    assert texts[:6] == list("abcdef")
 
 
 def test_perft_rejects_too_many_moves_to_list():
