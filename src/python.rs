@@ -330,6 +330,12 @@ impl Board {
                 "variant: empty (give a preset name such as 'standard', or a rule spec)",
             ));
         }
+        if variant.contains('/') {
+            // python-chess's Board takes the position text first.
+            return Err(PyValueError::new_err(format!(
+                "variant '{variant}' looks like a position text: give it as Board(fen=...), the rules first"
+            )));
+        }
         let spec = Variant::from_spec(variant)
             .map_err(|e| PyValueError::new_err(format!("variant '{variant}': {e}")))?;
         let rules = Rules::new(spec)

@@ -118,6 +118,8 @@ def test_bad_input_fails_at_once_and_changes_nothing():
         Board("rows=9")
     with pytest.raises(ValueError):
         Board("")
+    with pytest.raises(ValueError, match="Board\\(fen="):
+        Board("6/6/6/6/6 w 12 12 0 1")
     with pytest.raises(ValueError, match="rank"):
         Board(fen="6/6/6/6/6/6 w 12 12 0 1")
     board = Board()
