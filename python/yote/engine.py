@@ -1,4 +1,5 @@
-"""A client for the yote engine, for scripts: Python's standard library only.
+"""A client for the yote engine, for scripts: Python's standard library only
+(on POSIX systems: the engine's output is read with ``select``).
 
 It is shaped after python-chess's ``chess.engine``: a position goes with
 every call (the engine holds nothing between calls), a :class:`Limit` in
