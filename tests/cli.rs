@@ -69,7 +69,7 @@ fn a_one_sided_match_gives_the_score_and_a_bound_not_infinities() {
     assert!(text.contains("+2 =0 -0"), "search won both: {text}");
     assert!(!text.contains("inf"), "{text}");
     assert!(
-        text.contains("Elo: too few games / one-sided result, score 2/2 (100.0%), Elo > "),
+        text.contains("Elo: too few games / one-sided result, score 2 of 2 (100.0%), Elo > "),
         "{text}"
     );
 }

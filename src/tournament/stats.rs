@@ -518,7 +518,7 @@ fn los(moments: Option<Moments>) -> f64 {
 /// the interval is unbounded (a one-sided result such as 3/3, or too few
 /// games for the normal approximation), the score and the bound the Wilson
 /// score interval gives, which stays finite at a score of 0 or 1:
-/// `Elo: too few games / one-sided result, score 3/3 (100.0%), Elo > -43.4
+/// `Elo: too few games / one-sided result, score 3 of 3 (100.0%), Elo > -42.9
 /// (95%)`. `points` and `games` are A's.
 pub fn elo_text(estimate: Option<EloEstimate>, points: f64, games: u64) -> String {
     let Some(e) = estimate else {
@@ -540,8 +540,9 @@ pub fn elo_text(estimate: Option<EloEstimate>, points: f64, games: u64) -> Strin
     } else {
         format!("{points:.1}")
     };
+    // "of", not "/": the crosstable's cells are points/games.
     format!(
-        "Elo: too few games / one-sided result, score {score}/{games} ({:.1}%), {bound} (95%)",
+        "Elo: too few games / one-sided result, score {score} of {games} ({:.1}%), {bound} (95%)",
         100.0 * points / games as f64
     )
 }
@@ -926,13 +927,13 @@ mod tests {
         };
         assert_eq!(
             all_wins.summary(),
-            "Elo: too few games / one-sided result, score 10/10 (100.0%), Elo > +166.2 (95%), \
+            "Elo: too few games / one-sided result, score 10 of 10 (100.0%), Elo > +166.2 (95%), \
              nElo n/a, LOS 100.0%, games 10 (W 10 D 0 L 0)"
         );
         let all_losses = Pentanomial([3, 0, 0, 0, 0]).summary();
         assert!(
             all_losses
-                .starts_with("Elo: too few games / one-sided result, score 0/6 (0.0%), Elo < -"),
+                .starts_with("Elo: too few games / one-sided result, score 0 of 6 (0.0%), Elo < -"),
             "{all_losses}"
         );
         let tiny = Trinomial {
@@ -944,9 +945,15 @@ mod tests {
             assert!(!text.contains("inf"), "{text}");
             assert!(text.contains("too few games / one-sided result"), "{text}");
         }
-        assert!(tiny.summary().contains("score 1/2 (50.0%), Elo between -"));
+        assert!(
+            tiny.summary()
+                .contains("score 1 of 2 (50.0%), Elo between -")
+        );
         let with_a_draw = Pentanomial([1, 0, 0, 1, 0]).summary();
-        assert!(with_a_draw.contains("score 1.5/4 (37.5%)"), "{with_a_draw}");
+        assert!(
+            with_a_draw.contains("score 1.5 of 4 (37.5%)"),
+            "{with_a_draw}"
+        );
         assert_eq!(
             elo_text(Trinomial::default().elo(), 0.0, 0),
             "Elo n/a",
