@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Analyse one Yote position through the engine protocol.
 
-A thin example on top of yote_client (standard library only): set the rules,
+A thin example on top of yote.engine (standard library only): set the rules,
 the position and MultiPV, search for a while, print the best lines.
 
     python3 scripts/analyse.py --engine target/release/yote \
@@ -12,9 +12,11 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from yote_client import Engine, EngineError, Limit, Position  # noqa: E402
+try:
+    from yote.engine import Engine, EngineError, Limit, Position
+except ImportError:  # the yote package is not installed: the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    from yote.engine import Engine, EngineError, Limit, Position
 
 
 def score_text(score):

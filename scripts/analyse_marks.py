@@ -13,8 +13,11 @@ import collections
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from yote_client import read_records  # noqa: E402
+try:
+    from yote.engine import read_records
+except ImportError:  # the yote package is not installed: the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    from yote.engine import read_records
 
 MARKS = ("??", "?!", "?")  # longest first: "?!" and "??" before "?"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Median cost of yote_client calls: what the isready fence of every call costs.
+"""Median cost of yote.engine calls: what the isready fence of every call costs.
 
     python3 scripts/bench_client.py [--engine target/release/yote] [--calls 2000]
 
@@ -15,9 +15,11 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from yote_client import Engine, Limit, Position  # noqa: E402
+try:
+    from yote.engine import Engine, Limit, Position
+except ImportError:  # the yote package is not installed: the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    from yote.engine import Engine, Limit, Position
 
 
 def median_ms(call, times):

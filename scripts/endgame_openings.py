@@ -15,9 +15,11 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from yote_client import Engine, Position, read_records  # noqa: E402
+try:
+    from yote.engine import Engine, Position, read_records
+except ImportError:  # the yote package is not installed: the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    from yote.engine import Engine, Position, read_records
 
 
 def pieces(fen):

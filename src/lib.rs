@@ -10,6 +10,8 @@ pub mod eval;
 pub mod gui;
 pub mod prefetch;
 pub mod protocol;
+#[cfg(feature = "python")]
+mod python;
 pub mod rng;
 pub mod rules;
 pub mod search;

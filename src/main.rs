@@ -58,7 +58,7 @@ enum Command {
         #[arg(required = true)]
         commands: Vec<String>,
     },
-    /// Play engines against each other (docs/match.md).
+    /// Play engines against each other (flags and examples: docs/match.md).
     Match(yote::tournament::MatchArgs),
     /// Search every position of recorded games and annotate every move:
     /// score, best line, and a mark on inaccuracies, mistakes and blunders.

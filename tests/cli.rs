@@ -39,6 +39,41 @@ fn help_says_that_no_subcommand_starts_the_engine() {
     );
 }
 
+/// Issue 40 item 7: `match --help` sent people to the README, where the
+/// flags are not, and nothing said that Skill Level ignores the clock.
+#[test]
+fn match_help_points_to_its_guide_and_says_how_skill_levels_play() {
+    let out = yote(&["match", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("docs/match.md"), "{text}");
+    assert!(!text.contains("README"), "{text}");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("Skill Level plays by node budgets and ignores the clock"),
+        "{text}"
+    );
+    assert!(flat.contains("option.Skill Level=3"), "{text}");
+}
+
+/// Issue 40 item 7: a one-sided match printed `Elo +inf ± inf (95%)`.
+#[test]
+fn a_one_sided_match_gives_the_score_and_a_bound_not_infinities() {
+    let search = format!("name=search,cmd={BIN}");
+    let random = format!("name=random,cmd={BIN},option.Style=random");
+    let out = yote(&[
+        "match", "--depth", "2", "--games", "2", "--seed", "3", "--engine", &search, "--engine",
+        &random,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("+2 =0 -0"), "search won both: {text}");
+    assert!(!text.contains("inf"), "{text}");
+    assert!(
+        text.contains("Elo: too few games / one-sided result, score 2 of 2 (100.0%), Elo > "),
+        "{text}"
+    );
+}
+
 #[test]
 fn tb_generate_help_explains_pieces_and_dir() {
     let out = yote(&["tb", "generate", "--help"]);

@@ -639,21 +639,10 @@ fn too_many_moves(what: &str, count: u64) -> String {
     format!("{what}: {count} legal moves, too many to list (the limit is {MAX_MOVES})")
 }
 
-/// Reads one move against the running game: the game must not be over (by
-/// any rule, history rules included) and the move must be legal. The
-/// history rules are looked at only when on; the position rules are checked
-/// by `parse_move` itself, so long move lists generate moves once per ply.
+/// Reads one move against the running game (`Game::parse_move`: the game
+/// not over by any rule, the move legal, a part of a capture accepted).
 fn parse_in_game(game: &Game, text: &str) -> Result<Move, MoveError> {
-    let variant = game.rules().variant();
-    if (variant.no_capture_draw > 0 || variant.repetition_draw > 0)
-        && let Some(end) = game.status()
-    {
-        return Err(MoveError::Illegal {
-            text: text.to_string(),
-            reason: format!("the game is over ({end})"),
-        });
-    }
-    game.rules().parse_move(game.position(), text)
+    game.parse_move(text)
 }
 
 /// The side to move's clock from either dialect's names, and a note when

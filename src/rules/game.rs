@@ -13,6 +13,9 @@ pub struct Game {
     moves: Vec<Move>,
     /// `Position::key` of the start and of every position after it.
     keys: Vec<u64>,
+    /// The position before each move played, so that `undo` restores it
+    /// exactly (a part of a capture cannot be reversed from the move alone).
+    before: Vec<Position>,
 }
 
 impl Game {
@@ -28,6 +31,7 @@ impl Game {
             position: start,
             moves: Vec::new(),
             keys: vec![start.key()],
+            before: Vec::new(),
         }
     }
 
@@ -54,6 +58,7 @@ impl Game {
 
     /// Plays a move known to be legal here (from `legal_moves` or `parse_move`).
     pub fn play(&mut self, mv: &Move) {
+        self.before.push(self.position);
         self.rules.apply(&mut self.position, mv);
         self.moves.push(*mv);
         self.keys.push(self.position.key());
@@ -79,6 +84,33 @@ impl Game {
         }
         self.play(&mv);
         Ok(mv)
+    }
+
+    /// Takes back the last move played, if any, and returns it.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.keys.pop();
+        self.position = self.before.pop().expect("a position before every move");
+        Some(mv)
+    }
+
+    /// Reads a move against the running game, as a `position … moves`
+    /// list holds them: legal here, the game not over by any rule (the
+    /// history rules included), and a part of a capture (its jump alone, or
+    /// some of its removals) accepted as a turn of its own. The history
+    /// rules are looked at only when on; the position rules are checked by
+    /// `parse_move` itself, so long move lists generate moves once per ply.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let variant = self.rules.variant();
+        if (variant.no_capture_draw > 0 || variant.repetition_draw > 0)
+            && let Some(end) = self.status()
+        {
+            return Err(MoveError::Illegal {
+                text: text.to_string(),
+                reason: format!("the game is over ({end})"),
+            });
+        }
+        self.rules.parse_move(&self.position, text)
     }
 
     pub fn legal_moves(&self, list: &mut MoveList) {

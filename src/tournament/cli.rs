@@ -61,6 +61,10 @@ pub struct MatchOptions {
     /// `option.<Name>=<value>` (a setoption), tc (this engine's own clock, for
     /// time odds). `\,` is a comma inside a value.
     /// Example: `name=rnd,cmd=target/release/yote,option.Style=random`.
+    /// `option.Skill Level=N` (0-19) weakens the engine: Skill Level plays
+    /// by node budgets and ignores the clock, so two settings of one engine
+    /// are `name=L3,cmd=target/release/yote,option.Skill Level=3` against
+    /// `name=L8,cmd=target/release/yote,option.Skill Level=8` (docs/match.md).
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
     /// Items added to every engine, before its own (e.g. `option.Hash=16`).

@@ -4,7 +4,7 @@
 //! optionally one line per finished game and the statistics every N games.
 
 use super::runner::PlayedGame;
-use super::stats::SprtResult;
+use super::stats::{SprtResult, elo_text};
 use super::tally::PairTally;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -116,11 +116,8 @@ impl Progress {
 }
 
 fn pairing_text(t: &PairTally) -> String {
-    let elo = match t.pairs.elo().or_else(|| t.games.elo()) {
-        Some(e) => format!("Elo {:+.1} ± {:.1}", e.elo, e.error()),
-        None => "Elo n/a".to_string(),
-    };
     let g = &t.games;
+    let elo = elo_text(t.pairs.elo().or_else(|| g.elo()), g.points(), g.games());
     format!(
         "{} vs {}: +{} ={} -{} ({:.1}%) {elo}",
         t.a,

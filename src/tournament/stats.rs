@@ -163,6 +163,11 @@ impl Trinomial {
         self.wins + self.draws + self.losses
     }
 
+    /// A's points: a win 1, a draw a half.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
     /// Elo estimate using per-game variance; `None` before the first game.
     pub fn elo(&self) -> Option<EloEstimate> {
         Moments::of(&Self::VALUES, &self.counts()).map(|m| m.elo_estimate())
@@ -185,7 +190,7 @@ impl Trinomial {
     pub fn summary(&self) -> String {
         format!(
             "{}, {}, LOS {:.1}%, games {} (W {} D {} L {})",
-            format_elo(self.elo()),
+            elo_text(self.elo(), self.points(), self.games()),
             format_nelo(self.nelo()),
             100.0 * self.los(),
             self.games(),
@@ -237,9 +242,11 @@ impl Pentanomial {
     /// [10, 40, 80, 50, 20]`.
     pub fn summary(&self) -> String {
         let [a, b, c, d, e] = self.0;
+        // A pair's bin is its half-points: 0 to 4.
+        let points = (b + 2 * c + 3 * d + 4 * e) as f64 / 2.0;
         format!(
             "{}, {}, LOS {:.1}%, pairs {} [{a}, {b}, {c}, {d}, {e}]",
-            format_elo(self.elo()),
+            elo_text(self.elo(), points, 2 * self.pairs()),
             format_nelo(self.nelo()),
             100.0 * self.los(),
             self.pairs()
@@ -507,17 +514,68 @@ fn los(moments: Option<Moments>) -> f64 {
     }
 }
 
-fn format_elo(estimate: Option<EloEstimate>) -> String {
-    match estimate {
-        None => "Elo n/a".to_string(),
-        Some(e) => format!("Elo {:+.1} ± {:.1} (95%)", e.elo, e.error()),
+/// The Elo estimate as people read it: `Elo +12.3 ± 8.1 (95%)`, or, when
+/// the interval is unbounded (a one-sided result such as 3/3, or too few
+/// games for the normal approximation), the score and the bound the Wilson
+/// score interval gives, which stays finite at a score of 0 or 1:
+/// `Elo: too few games / one-sided result, score 3 of 3 (100.0%), Elo > -42.9
+/// (95%)`. `points` and `games` are A's.
+pub fn elo_text(estimate: Option<EloEstimate>, points: f64, games: u64) -> String {
+    let Some(e) = estimate else {
+        return "Elo n/a".to_string();
+    };
+    if e.elo.is_finite() && e.error().is_finite() {
+        return format!("Elo {:+.1} ± {:.1} (95%)", e.elo, e.error());
     }
+    let (low, high) = wilson_interval(points, games as f64);
+    let (low, high) = (elo_from_score(low), elo_from_score(high));
+    let bound = match (low.is_finite(), high.is_finite()) {
+        (true, true) => format!("Elo between {low:+.1} and {high:+.1}"),
+        (true, false) => format!("Elo > {low:+.1}"),
+        (false, true) => format!("Elo < {high:+.1}"),
+        (false, false) => "no bound".to_string(),
+    };
+    let score = if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        format!("{points:.1}")
+    };
+    // "of", not "/": the crosstable's cells are points/games.
+    format!(
+        "Elo: too few games / one-sided result, score {score} of {games} ({:.1}%), {bound} (95%)",
+        100.0 * points / games as f64
+    )
+}
+
+/// The Wilson score interval (95%) of `points` out of `games`, each game a
+/// trial: unlike the normal approximation it is never empty at a score of
+/// 0 or 1, and its ends reach 0 and 1 only there.
+fn wilson_interval(points: f64, games: f64) -> (f64, f64) {
+    let s = points / games;
+    let z2 = Z_95 * Z_95;
+    let centre = s + z2 / (2.0 * games);
+    let spread = Z_95 * (s * (1.0 - s) / games + z2 / (4.0 * games * games)).sqrt();
+    let scale = 1.0 + z2 / games;
+    // Exactly 0 and 1 at the ends, where rounding would give 1e-17 off.
+    let low = if points <= 0.0 {
+        0.0
+    } else {
+        (centre - spread) / scale
+    };
+    let high = if points >= games {
+        1.0
+    } else {
+        (centre + spread) / scale
+    };
+    (low.max(0.0), high.min(1.0))
 }
 
 fn format_nelo(estimate: Option<EloEstimate>) -> String {
     match estimate {
-        None => "nElo n/a".to_string(),
-        Some(e) => format!("nElo {:+.1} ± {:.1}", e.elo, e.error()),
+        Some(e) if e.elo.is_finite() && e.error().is_finite() => {
+            format!("nElo {:+.1} ± {:.1}", e.elo, e.error())
+        }
+        _ => "nElo n/a".to_string(),
     }
 }
 
@@ -853,12 +911,53 @@ mod tests {
         let e = all_wins.elo().unwrap();
         assert_eq!(e.elo, f64::INFINITY);
         assert_eq!(e.error(), f64::INFINITY);
-        assert_eq!(
-            all_wins.summary(),
-            "Elo +inf ± inf (95%), nElo +inf ± inf, LOS 100.0%, games 10 (W 10 D 0 L 0)"
-        );
         let all_losses = Pentanomial([3, 0, 0, 0, 0]).elo().unwrap();
         assert_eq!(all_losses.elo, f64::NEG_INFINITY);
         assert!(Trinomial::default().elo().is_none());
+    }
+
+    /// Issue 40 item 7: `yote match` printed `Elo -inf ± inf (95%)` or
+    /// `-381.7 ± inf` with no word of why.
+    #[test]
+    fn one_sided_and_tiny_results_say_so_with_a_bound() {
+        let all_wins = Trinomial {
+            wins: 10,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(
+            all_wins.summary(),
+            "Elo: too few games / one-sided result, score 10 of 10 (100.0%), Elo > +166.2 (95%), \
+             nElo n/a, LOS 100.0%, games 10 (W 10 D 0 L 0)"
+        );
+        let all_losses = Pentanomial([3, 0, 0, 0, 0]).summary();
+        assert!(
+            all_losses
+                .starts_with("Elo: too few games / one-sided result, score 0 of 6 (0.0%), Elo < -"),
+            "{all_losses}"
+        );
+        let tiny = Trinomial {
+            wins: 1,
+            draws: 0,
+            losses: 1,
+        };
+        for text in [tiny.summary(), Pentanomial([1, 0, 0, 1, 0]).summary()] {
+            assert!(!text.contains("inf"), "{text}");
+            assert!(text.contains("too few games / one-sided result"), "{text}");
+        }
+        assert!(
+            tiny.summary()
+                .contains("score 1 of 2 (50.0%), Elo between -")
+        );
+        let with_a_draw = Pentanomial([1, 0, 0, 1, 0]).summary();
+        assert!(
+            with_a_draw.contains("score 1.5 of 4 (37.5%)"),
+            "{with_a_draw}"
+        );
+        assert_eq!(
+            elo_text(Trinomial::default().elo(), 0.0, 0),
+            "Elo n/a",
+            "no games"
+        );
     }
 }

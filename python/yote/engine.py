@@ -1,26 +1,30 @@
-"""A client for the yote engine, for scripts: Python's standard library only.
+"""A client for the yote engine, for scripts: Python's standard library only
+(on POSIX systems: the engine's output is read with ``select``).
 
-It is shaped after python-chess's ``chess.engine``: a position object goes
-with every call (the engine holds nothing between calls), a :class:`Limit`
-in seconds, ``analyse``/``analysis``/``play``/``configure``, info
-dictionaries and scores viewable from either side::
+It is shaped after python-chess's ``chess.engine``: a position goes with
+every call (the engine holds nothing between calls), a :class:`Limit` in
+seconds, ``analyse``/``analysis``/``play``/``configure``, info dictionaries
+and scores viewable from either side::
 
-    import sys; sys.path.insert(0, "scripts")
-    from yote_client import Engine, Limit, Position
+    from yote import Board
+    from yote.engine import Engine, Limit
 
     with Engine("target/release/yote") as engine:
-        position = Position("hand-removal", moves=["@c3", "@d3"])
-        for info in engine.analyse(position, Limit(nodes=100_000), multipv=3):
+        board = Board("hand-removal")
+        board.push_text("@c3"); board.push_text("@d3")
+        for info in engine.analyse(board, Limit(nodes=100_000), multipv=3):
             print(info["multipv"], info["depth"], info["score"].white(), " ".join(info["pv"]))
-        result = engine.play(position, Limit(time=0.5))
-        position.push(result.move)
+        result = engine.play(board, Limit(time=0.5))
+        board.push_text(result.move)
 
 What it offers:
 
-- :class:`Position` — the rules (a preset name or a spec), a start position
-  (``None``: the variant's own) and the moves played. It is plain data: the
-  engine's rules library decides every question of legality and game end,
-  this module never re-implements the rules.
+- Every call takes a :class:`yote.Board` (the rules in the process, from
+  the package's native part) or a :class:`Position` (plain data: rules,
+  start and moves). A ``Position`` checks its rules and moves at once where
+  the native part is built; where it is not, this module is pure Python
+  and the engine checks them at the next call. Nothing here re-implements
+  the rules.
 - :class:`Engine` — an engine process. ``analyse`` returns the info of the
   finished search, ``analysis`` streams it as it comes and can be stopped,
   ``play`` returns the move with its score (:class:`PlayResult`),
@@ -36,29 +40,42 @@ What it offers:
 - :func:`read_records` / :func:`write_records` read and write the match
   runner's records files (``yote match --pgn``), the format of docs/match.md.
 
-Staying in step with the engine: every call reads exactly the answer to what
-it sent, no more and no less. Commands that answer nothing on success
-(``position``, ``setoption``, ``ucinewgame``) and the referee questions are
-followed by ``isready`` and read up to its ``readyok``, so an error line (or
-its absence) is certain to belong to the call; a ``go`` is fenced the same
-way (a refused ``go`` prints an error and no ``bestmove``, a rejected
-position an error and ``bestmove (none)``), and a search is read to its
-``bestmove``. A call interrupted half-way (an exception, Ctrl-C) leaves a
-debt the next call pays first: it stops the search and reads the owed lines.
-An engine that does not answer ``isready`` within ``timeout`` seconds is
-killed, never left half-read.
+Staying in step with the engine: every call ends with a fence, a
+``query fence-<random>-<n>-end`` the engine answers with a ``response``
+line that echoes the token (an unknown query, answered ``response error
+… "fence-…"``). The token is random per engine and numbered per call, so
+an engine cannot send it by accident: everything up to a call's own fence
+belongs to that call, and a stray ``readyok``, ``response`` or
+``bestmove`` cannot shift later answers. A call that finds two answers
+where it expects one (two ``response`` lines, two ``bestmove`` lines for
+one ``go``) raises rather than guess, and a returned move is checked
+against the position's legal moves. A call interrupted half-way (an
+exception, Ctrl-C at any point, even just after it wrote ``go``) leaves the
+engine marked out of step; the next call first makes the engine finish
+whatever it was doing — ``stop``, then a ``go`` on a refused position,
+which the engine answers only after the old search's ``bestmove`` — and
+reads everything up to a fresh fence. Lines are read with a cap of 1 MiB
+(a longer one raises) and every read has a deadline: an engine that does
+not answer within ``timeout`` seconds is killed, never left half-read.
 """
 
 import collections
+import copy as _copy
 import dataclasses
 import functools
 import logging
-import queue
+import os
 import re
+import secrets
+import select
 import subprocess
-import threading
 import time
-from typing import Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, TextIO, Union
+from typing import Any, Callable, Deque, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, TextIO, Union
+
+try:
+    from yote._yote import Board as _Board
+except ImportError:  # the pure-Python install: positions are plain data
+    _Board = None
 
 __all__ = [
     "AnalysisComplete",
@@ -88,7 +105,7 @@ __all__ = [
     "write_records",
 ]
 
-LOG = logging.getLogger("yote_client")
+LOG = logging.getLogger("yote.engine")
 
 #: Player 1, who moves first (python-chess's ``chess.WHITE``).
 WHITE = True
@@ -100,6 +117,10 @@ BLACK = False
 #: ``nps``, ``time`` (seconds), ``hashfull``, ``tbhits``, ``pv`` (move
 #: texts), ``string``; only the keys the engine sent.
 Info = Dict[str, Any]
+
+#: The longest line read from an engine. The engine's own input limit; its
+#: longest output (``query moves`` of 65,536 moves) fits.
+LINE_CAP = 1 << 20
 
 
 class EngineError(RuntimeError):
@@ -342,6 +363,12 @@ class Limit:
         return max(bounds) if bounds else None
 
 
+def _check_move_word(move: Any) -> str:
+    if not isinstance(move, str) or len(move.split()) != 1:
+        raise ValueError("a move is one word: %r" % (move,))
+    return _check_text(move, "a move")
+
+
 @dataclasses.dataclass
 class Position:
     """A game to ask the engine about: rules, start and moves.
@@ -349,33 +376,82 @@ class Position:
     ``variant`` is a preset name (``standard``, ``5x5``, …) or a rule spec
     as the engine prints it (``hand-removal,no_capture_draw=100``); ``fen``
     is a position text (``None``: the variant's start position); ``moves``
-    are in the engine's notation. Nothing here knows the rules: the engine
-    checks the whole game on every call and raises :class:`EngineError`
-    naming the move it refuses.
+    are in the engine's notation.
+
+    Where the package's native part is built, the rules library checks all
+    of it at once: a bad variant, position text or move raises
+    ``ValueError`` at the line that made it (the constructor, ``push``).
+    Where it is not, only the form is checked here and the engine checks
+    the rest at the next call, raising :class:`EngineError` naming what it
+    refuses. ``moves`` is a plain list: a move appended to it directly is
+    not checked until the engine sees it.
     """
 
     variant: str = "standard"
     fen: Optional[str] = None
     moves: List[str] = dataclasses.field(default_factory=list)
+    _board: Any = dataclasses.field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.variant, str) or not self.variant.strip() or len(self.variant.split()) != 1:
+            raise ValueError("Position.variant must be a preset name or a rule spec: %r" % (self.variant,))
+        _check_text(self.variant, "the variant")
+        if self.fen is not None:
+            _check_text(self.fen, "the position text")
+        for move in self.moves:
+            _check_move_word(move)
+        self._board = self._build()
+
+    def _build(self) -> Any:
+        """The native board of this game (``None`` without the native
+        part); ``ValueError`` naming the first thing the rules refuse."""
+        if _Board is None:
+            return None
+        board = _Board(self.variant, self.fen)
+        for ply, move in enumerate(self.moves, 1):
+            try:
+                board.push_text(move)
+            except ValueError as refused:
+                raise type(refused)("move %d: %s" % (ply, refused)) from None
+        return board
+
+    def _synced_board(self) -> Any:
+        if self._board is None or self._board.ply() != len(self.moves):
+            self._board = self._build()
+        return self._board
+
+    def board(self) -> Any:
+        """A :class:`yote.Board` of this game (needs the native part)."""
+        if _Board is None:
+            raise ImportError("Position.board() needs the native part of the yote package (pip install .)")
+        return self._synced_board().copy()
 
     def push(self, move: str) -> None:
+        """Adds a move; ``ValueError`` at once if the rules refuse it here
+        (where the native part is built)."""
+        _check_move_word(move)
+        if _Board is not None:
+            self._synced_board().push_text(move)
         self.moves.append(move)
 
     def pop(self) -> str:
-        return self.moves.pop()
+        move = self.moves.pop()
+        if self._board is not None and self._board.ply() == len(self.moves) + 1:
+            self._board.pop()
+        return move
 
     def copy(self) -> "Position":
-        return Position(self.variant, self.fen, list(self.moves))
+        twin = _copy.copy(self)
+        twin.moves = list(self.moves)
+        twin._board = self._board.copy() if self._board is not None else None
+        return twin
 
     def command(self) -> str:
         """The ``position`` command that sets this game."""
         words = ["position", "fen", _check_text(self.fen, "the position text")] if self.fen else ["position", "startpos"]
         if self.moves:
             words.append("moves")
-            for move in self.moves:
-                if not isinstance(move, str) or len(move.split()) != 1:
-                    raise ValueError("a move is one word: %r" % (move,))
-                words.append(_check_text(move, "a move"))
+            words.extend(_check_move_word(move) for move in self.moves)
         return " ".join(words)
 
     @classmethod
@@ -384,6 +460,37 @@ class Position:
         tags, ``variant`` when it has none)."""
         return cls(record.tags.get("Variant") or variant, record.tags.get("FEN") or None, list(record.moves))
 
+    @classmethod
+    def from_board(cls, board: Any) -> "Position":
+        """The game of a :class:`yote.Board`: its rules, its start and the
+        moves played since."""
+        return cls(board.variant_spec, board.start_fen(), [move.text for move in board.move_stack])
+
+
+class _Game(NamedTuple):
+    """What a call needs of the game it asks about."""
+
+    variant: str
+    command: str
+    #: A native board to check the engine's moves against, else ``None``.
+    board: Any
+
+
+def _game_of(position: Any) -> _Game:
+    """A :class:`Position` or a :class:`yote.Board`, as a call sends it."""
+    if isinstance(position, Position):
+        try:
+            board = position._synced_board()
+        except ValueError:
+            board = None  # moves appended directly: the engine names the bad one
+        return _Game(position.variant, position.command(), board.copy() if board is not None else None)
+    if _Board is not None and isinstance(position, _Board):
+        words = ["position", "fen", position.start_fen()]
+        stack = [move.text for move in position.move_stack]
+        if stack:
+            words += ["moves"] + stack
+        return _Game(position.variant_spec, " ".join(words), position.copy())
+    raise TypeError("a position is a yote.Board or a yote.engine.Position, not %s" % type(position).__name__)
 
 @dataclasses.dataclass(frozen=True)
 class BestMove:
@@ -563,26 +670,88 @@ def _the_response(lines: Sequence[str], question: str) -> str:
 # ---------------------------------------------------------------------------
 # The engine process
 
-# Set through Position.variant or a call's multipv, never through configure:
-# the client sends them itself and would undo a value set behind its back.
+# Set through the position's rules or a call's multipv, never through
+# configure: the client sends them itself and would undo a value set behind
+# its back.
 _MANAGED_OPTIONS = {
     _option_key(name)
     for name in (
-        "Variant", "UCI_Variant", "MultiPV", "Rows", "Columns", "Pieces", "Removal", "WinCondition",
-        "NoMoves", "MandatoryCapture", "MultiJump", "BonusTurn", "JumpOwn", "ThreeDraw",
+        "Variant", "UCI_Variant", "VariantSpec", "MultiPV", "Rows", "Columns", "Pieces", "Removal",
+        "WinCondition", "NoMoves", "MandatoryCapture", "MultiJump", "BonusTurn", "JumpOwn", "ThreeDraw",
         "NoCaptureDraw", "NoCaptureOutcome", "RepetitionDraw",
     )
 }
 
 _RESULT_TOKEN = {"p1win": "1-0", "p2win": "0-1", "draw": "1/2-1/2", "none": "*"}
 
+#: Stands for a line longer than ``LINE_CAP`` (whose bytes were dropped).
+_TOO_LONG = object()
+
+
+class _LineReader:
+    """The engine's output as lines, read with ``select`` and ``os.read``:
+    every read has a deadline, a line is kept to ``cap`` bytes (the rest of
+    a longer one is dropped as it arrives, so memory stays bounded whatever
+    the engine sends), and there is no reader thread. An interrupt between
+    two steps here can make a line read twice or lost, never two lines
+    run together: the bytes stay in one buffer until a line is taken out."""
+
+    def __init__(self, fd: int, cap: int = LINE_CAP):
+        self._fd = fd
+        self._cap = cap
+        self._buffer = bytearray()
+        self._start = 0
+        self._dropping = False
+        self.eof = False
+
+    def has_unread(self) -> bool:
+        """Whether anything has arrived that no call has read."""
+        if self._start < len(self._buffer):
+            return True
+        return not self.eof and bool(select.select([self._fd], [], [], 0)[0])
+
+    def next(self, deadline: Optional[float]) -> Any:
+        """The next line (``_TOO_LONG`` for one over the cap), ``None`` at
+        the end of output; ``_Timeout`` after ``deadline``."""
+        while True:
+            end = self._buffer.find(b"\n", self._start)
+            if end >= 0:
+                line = self._buffer[self._start:end]
+                self._start = end + 1
+                return self._finish(line)
+            if self._start:
+                del self._buffer[:self._start]
+                self._start = 0
+            if len(self._buffer) > self._cap:
+                self._buffer.clear()
+                self._dropping = True
+            if self.eof:
+                if self._buffer or self._dropping:
+                    line, self._buffer = self._buffer, bytearray()
+                    return self._finish(line)
+                return None
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self._fd], [], [], wait)[0]:
+                raise _Timeout()
+            chunk = os.read(self._fd, 1 << 16)
+            if not chunk:
+                self.eof = True
+            self._buffer += chunk
+
+    def _finish(self, line: bytearray) -> Any:
+        if self._dropping:
+            self._dropping = False
+            return _TOO_LONG
+        # errors="replace": a stray byte must not end the reading.
+        return line.decode("utf-8", "replace").rstrip("\r")
+
 
 class Engine:
     """An engine process behind pipes, speaking UGI (or UCI).
 
-    Lines are read on a thread, so that an engine that stops answering is
-    reported after ``timeout`` seconds instead of hanging the script. One
-    thread at a time may use an ``Engine``.
+    Every read has a deadline: an engine that stops answering is reported
+    after ``timeout`` seconds instead of hanging the script. One thread at
+    a time may use an ``Engine``.
     """
 
     def __init__(
@@ -601,12 +770,9 @@ class Engine:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr if stderr is not None else subprocess.DEVNULL,
-            text=True,
-            errors="replace",  # a stray byte must not kill the reader thread
-            bufsize=1,
+            bufsize=0,
         )
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = _LineReader(self.proc.stdout.fileno())
         self.id: Dict[str, str] = {}
         self.options = _Options()
         #: The full rule spec and start position of the rules last loaded.
@@ -614,9 +780,14 @@ class Engine:
         self.start_fen: Optional[str] = None
         self._variant: Optional[str] = None
         self._multipv: Optional[int] = None
-        self._owed_readyok = 0
-        self._searching = False
-        self._go_unconfirmed = False
+        self._fence_token = secrets.token_hex(8)
+        self._fences = 0
+        #: A call began and has not read all it caused: the next call first
+        #: brings the engine back in step (``_settle``).
+        self._out_of_step = False
+        #: A ``go`` may have been written whose ``bestmove`` was not read
+        #: and checked.
+        self._search_may_run = False
         self._active: Optional["AnalysisResult"] = None
         self._gone: Optional[str] = None
         self._handshake(dialect)
@@ -634,52 +805,60 @@ class Engine:
 
     # -- plumbing: every line in and out goes through here ----------------------
 
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self._lines.put(line.rstrip("\r\n"))
-        self._lines.put(None)
-
-    def _send(self, line: str) -> None:
+    def _write(self, lines: Sequence[str], raw: bytes = b"") -> None:
+        """Sends ``lines`` in one write (after ``raw``, bytes sent as they
+        are). Callers mark the engine out of step first: the write may be
+        cut short by an interrupt."""
         if self._gone:
             raise EngineTerminatedError(self._gone)
-        _check_text(line, "a protocol line")
-        LOG.debug("> %s", line)
+        for line in lines:
+            _check_text(line, "a protocol line")
+            LOG.debug("> %s", line)
+        data = raw + "".join(line + "\n" for line in lines).encode("utf-8")
         try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as error:
+            while data:
+                data = data[os.write(self.proc.stdin.fileno(), data):]
+        except OSError as error:
             self._gone = "engine is gone: %s" % error
             raise EngineTerminatedError(self._gone) from error
-        if line == "isready":
-            self._owed_readyok += 1
 
     def _next_line(self, deadline: Optional[float]) -> str:
-        """The next line, accounted for; ``_Timeout`` after ``deadline``."""
+        """The next line; ``_Timeout`` after ``deadline``."""
         if self._gone:
             raise EngineTerminatedError(self._gone)
-        try:
-            line = self._lines.get(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise _Timeout() from None
+        line = self._reader.next(deadline)
         if line is None:
-            self._gone = "engine exited (exit code %s)" % self.proc.poll()
+            try:
+                code = self.proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                code = None
+            self._gone = "engine exited (exit code %s)" % code
             raise EngineTerminatedError(self._gone)
+        if line is _TOO_LONG:
+            raise EngineError("the engine sent a line longer than %d bytes" % LINE_CAP)
         LOG.debug("< %s", line)
-        self._account(line)
         return line
 
-    def _account(self, line: str) -> None:
-        """Track what the engine still owes: ``readyok`` lines, and the
-        ``bestmove`` of a ``go`` (which a refused ``go`` never prints; its
-        error comes before the ``readyok`` that follows it)."""
-        if line == "readyok":
-            self._owed_readyok = max(0, self._owed_readyok - 1)
-            if self._owed_readyok == 0:
-                self._go_unconfirmed = False
-        elif line.startswith("bestmove"):
-            self._searching = False
-        elif self._go_unconfirmed and _error_text(line) is not None:
-            self._searching = False
+    def _new_fence(self) -> str:
+        """A token no engine sends by accident: random per engine, numbered
+        per call, closed by ``-end`` so that no fence is a prefix of another."""
+        self._fences += 1
+        return "fence-%s-%d-end" % (self._fence_token, self._fences)
+
+    def _read_to(self, fence: str, deadline: float, what: Sequence[str]) -> List[str]:
+        """Every line up to the ``response`` that echoes ``fence`` (without
+        it, nor the ``info string error`` line that names it)."""
+        lines: List[str] = []
+        try:
+            while True:
+                line = self._next_line(deadline)
+                if fence in line:
+                    if line.startswith("response"):
+                        return lines
+                    continue
+                lines.append(line)
+        except _Timeout:
+            raise self._kill("no answer within %s s to %r; killed the engine" % (self.timeout, list(what))) from None
 
     def _kill(self, reason: str) -> EngineError:
         """Stop an engine that broke the protocol: better gone than out of step."""
@@ -690,49 +869,49 @@ class Engine:
         return EngineTerminatedError(reason)
 
     def _settle(self) -> None:
-        """Pay what an earlier call left owed: stop its search and read its
-        lines, so that what comes next answers the next command."""
+        """Brings an engine that an earlier call left out of step back in
+        step: spoils a line an interrupt may have cut short (a NUL the
+        engine refuses, rather than act on a prefix of a command), makes a
+        search that may run end and print its ``bestmove`` (``stop``, then
+        a ``go`` on a refused position: ``go`` waits for the old search to
+        end, and the refused position makes it answer ``bestmove (none)``
+        at once), and reads everything up to a fresh fence. An unfinished
+        :class:`AnalysisResult` gets the lines of its search."""
         if self._gone:
             raise EngineTerminatedError(self._gone)
-        if self._active is not None:
-            self._active._finish()
-        if self._searching:
-            self._send("stop")
-        deadline = time.monotonic() + self.timeout
-        try:
-            while self._owed_readyok > 0 or self._searching:
-                self._next_line(deadline)
-        except _Timeout:
-            raise self._kill("engine did not finish its earlier answer in %s s; killed it" % self.timeout) from None
+        if not self._out_of_step:
+            return
+        active, self._active = self._active, None
+        fence = self._new_fence()
+        commands = ["stop", "position fen -", "go depth 1"] if self._search_may_run else []
+        commands.append("query " + fence)
+        self._write(commands, raw=b"\x00\n")
+        for line in self._read_to(fence, time.monotonic() + self.timeout, commands):
+            if active is not None and active._best is None:
+                active._take(line)
+        if active is not None:
+            active._closed = True
+        self._out_of_step = self._search_may_run = False
 
     def _exchange(self, commands: Sequence[str]) -> List[str]:
-        """Send ``commands`` and ``isready``; every line up to ``readyok``."""
+        """Send ``commands`` and a fence; every line up to the fence."""
         self._settle()
-        for command in commands:
-            self._send(command)
-        self._send("isready")
-        return self._read_to_readyok(commands)
-
-    def _read_to_readyok(self, commands: Sequence[str]) -> List[str]:
-        deadline = time.monotonic() + self.timeout
-        lines: List[str] = []
-        try:
-            while self._owed_readyok > 0:
-                line = self._next_line(deadline)
-                if line != "readyok":
-                    lines.append(line)
-        except _Timeout:
-            raise self._kill("no readyok within %s s after %r; killed the engine" % (self.timeout, list(commands))) from None
+        self._out_of_step = True
+        fence = self._new_fence()
+        self._write(list(commands) + ["query " + fence])
+        lines = self._read_to(fence, time.monotonic() + self.timeout, commands)
+        self._out_of_step = False
         return lines
 
     def _handshake(self, dialect: str) -> None:
-        self._send(dialect)
+        self._out_of_step = True
+        self._write([dialect])
         deadline = time.monotonic() + self.timeout
         try:
             while True:
                 line = self._next_line(deadline)
                 if line == dialect + "ok":
-                    return
+                    break
                 if line.startswith("id "):
                     words = line.split(None, 2)
                     if len(words) == 3:
@@ -742,6 +921,7 @@ class Engine:
                     self.options[_option_key(option.name)] = option
         except _Timeout:
             raise self._kill("no %sok within %s s" % (dialect, self.timeout)) from None
+        self._out_of_step = False
 
     def _probe_query_moves(self) -> bool:
         lines = self._exchange(["query moves"])
@@ -751,13 +931,13 @@ class Engine:
 
     def configure(self, options: Mapping[str, Any]) -> None:
         """``setoption`` for each item; ``EngineError`` with the engine's
-        message for a value it refuses. The rules go with each
-        :class:`Position`, and MultiPV with each ``analyse`` call: setting
-        them here raises ``ValueError``."""
+        message for a value it refuses. The rules go with each position,
+        and MultiPV with each ``analyse`` call: setting them here raises
+        ``ValueError``."""
         for name in options:
             if _option_key(name) in _MANAGED_OPTIONS:
-                raise ValueError("%s is set by the client itself: give rules as Position(variant=…), "
-                                 "MultiPV as analyse(…, multipv=…)" % name)
+                raise ValueError("%s is set by the client itself: give rules with the position (Board(variant) "
+                                 "or Position(variant=…)), MultiPV as analyse(…, multipv=…)" % name)
         for name, value in options.items():
             self._set_option(name, value)
 
@@ -796,14 +976,17 @@ class Engine:
         if multipv < 1:
             raise ValueError("multipv must be at least 1")
         if multipv != self._multipv:
+            # Forgotten first: an interrupt between the command and the
+            # bookkeeping must not leave the client believing the old value.
+            self._multipv = None
             self._set_option("MultiPV", multipv)
             self._multipv = multipv
 
-    def _ask_about(self, position: Position, commands: Sequence[str]) -> List[str]:
-        """Load ``position`` and send ``commands``; the lines they printed,
+    def _ask_about(self, game: _Game, commands: Sequence[str]) -> List[str]:
+        """Load the game and send ``commands``; the lines they printed,
         after raising any refusal (the position's comes first)."""
-        self._load_variant(position.variant)
-        lines = self._exchange([position.command()] + list(commands))
+        self._load_variant(game.variant)
+        lines = self._exchange([game.command] + list(commands))
         _raise_refusals(lines)
         return lines
 
@@ -812,65 +995,66 @@ class Engine:
         _raise_refusals(self._exchange(["ucinewgame"]))
 
     def ping(self) -> None:
-        """``isready`` round trip."""
-        self._exchange([])
+        """A fenced round trip: after it, nothing is owed or unread."""
+        self._exchange(["isready"])
 
     # -- referee questions ----------------------------------------------------
 
-    def query(self, position: Position, question: str) -> str:
+    def query(self, position: Any, question: str) -> str:
         """A ``query …`` about ``position``; the text after ``response``."""
         _check_text(question, "a query")
-        return _the_response(self._ask_about(position, ["query " + question]), question)
+        return _the_response(self._ask_about(_game_of(position), ["query " + question]), question)
 
-    def is_legal(self, position: Position, move: str) -> bool:
-        if len(move.split()) != 1:
+    def is_legal(self, position: Any, move: str) -> bool:
+        if len(str(move).split()) != 1:
             raise ValueError("a move is one word: %r" % move)
-        return self.query(position, "islegal " + move) == "true"
+        return self.query(position, "islegal %s" % move) == "true"
 
-    def game_over(self, position: Position) -> bool:
+    def game_over(self, position: Any) -> bool:
         return self.query(position, "gameover") == "true"
 
-    def result(self, position: Position) -> str:
+    def result(self, position: Any) -> str:
         """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while the game goes on."""
         answer = self.query(position, "result")
         if answer not in _RESULT_TOKEN:
             raise EngineError("query result: unexpected answer %r" % answer)
         return _RESULT_TOKEN[answer]
 
-    def turn(self, position: Position) -> bool:
+    def turn(self, position: Any) -> bool:
         """:data:`WHITE` (player 1) or :data:`BLACK` to move."""
         answer = self.query(position, "p1turn")
         if answer not in ("true", "false"):
             raise EngineError("query p1turn: unexpected answer %r" % answer)
         return answer == "true"
 
-    def fen(self, position: Position) -> str:
+    def fen(self, position: Any) -> str:
         return self.query(position, "fen")
 
-    def legal_moves(self, position: Position) -> List[str]:
+    def legal_moves(self, position: Any) -> List[str]:
         """The legal moves, in canonical text (the removal-only moves where
         removals are owed); ``[]`` when there are none. Raises
         ``EngineError`` when there are too many to list."""
         if self.answers_query_moves:
             words = self.query(position, "moves").split()
             return [] if words in ([], ["none"], ["(none)"]) else words
-        lines = self._ask_about(position, ["moves"])
+        lines = self._ask_about(_game_of(position), ["moves"])
         if any(line.startswith("info string no legal moves") for line in lines):
             return []
-        listed = [line for line in lines if not line.startswith("info ")]
+        listed = [line for line in lines if not line.startswith(("info ", "readyok", "bestmove"))]
         if len(listed) != 1:
             raise EngineError("moves: expected one line of moves, got %r" % lines)
         return listed[0].split()
 
-    def board_text(self, position: Position) -> str:
+    def board_text(self, position: Any) -> str:
         """The ``d`` picture of ``position``."""
-        return "\n".join(self._ask_about(position, ["d"]))
+        lines = self._ask_about(_game_of(position), ["d"])
+        return "\n".join(line for line in lines if line not in ("readyok",) and not line.startswith("bestmove"))
 
     # -- searching ---------------------------------------------------------------
 
     def analysis(
         self,
-        position: Position,
+        position: Any,
         limit: Optional[Limit] = None,
         *,
         multipv: Optional[int] = None,
@@ -880,38 +1064,68 @@ class Engine:
         ``None``); the :class:`AnalysisResult` streams the info as it comes.
         Use it as a context manager, or call ``stop()``/``wait()``: leaving
         the ``with`` block stops the search."""
+        game = _game_of(position)
         self._load_multipv(multipv or 1)
         words = ["go"] + (limit.go_arguments() if limit else [])
         if len(words) == 1:
             words.append("infinite")
         if root_moves:
             words.append("searchmoves")
-            for move in root_moves:
-                if len(move.split()) != 1:
-                    raise ValueError("a move is one word: %r" % move)
-                words.append(move)
-        turn = self.turn(position)
+            words.extend(_check_move_word(move) for move in root_moves)
+        turn = game.board.turn if game.board is not None else self.turn(position)
         seconds = limit.seconds(turn) if limit else None
-        return self._start(" ".join(words), turn, seconds)
+        return self._start(game, " ".join(words), turn, seconds)
 
-    def _start(self, go: str, turn: bool, seconds: Optional[float]) -> "AnalysisResult":
+    def _start(self, game: _Game, go: str, turn: bool, seconds: Optional[float]) -> "AnalysisResult":
+        self._load_variant(game.variant)
         self._settle()
-        self._send(go)
-        self._searching = self._go_unconfirmed = True
-        self._send("isready")
-        lines = self._read_to_readyok([go])
-        if self._searching and any(_error_text(line) is not None for line in lines):
-            self._settle()
+        self._out_of_step = self._search_may_run = True
+        fence = self._new_fence()
+        commands = [game.command, go, "query " + fence]
+        self._write(commands)
+        lines = self._read_to(fence, time.monotonic() + self.timeout, commands)
+        # A refused position (its go answers bestmove (none)) or a refused
+        # go (no bestmove) starts no search. The flags stay up: the next
+        # call makes sure of it.
         _raise_refusals(lines)
         deadline = None if seconds is None else time.monotonic() + seconds + self.timeout
-        analysis = AnalysisResult(self, turn, lines, deadline)
-        if self._searching:
-            self._active = analysis
+        analysis = AnalysisResult(self, turn, lines, deadline, game)
+        self._active = analysis
         return analysis
+
+    def _close_search(self, analysis: "AnalysisResult") -> None:
+        """The ``bestmove`` of ``analysis``'s search is read: make sure it
+        was the only one (``stop``, which does nothing to a finished search,
+        and a fence: a second ``bestmove`` before it means one of the two
+        was stray) and that the move is legal in the searched position (the
+        native board, else the engine's ``query islegal``)."""
+        best = analysis._best
+        board = analysis._game.board
+        fence = self._new_fence()
+        check: List[str] = []
+        if board is None:
+            check = ["query islegal " + best.move] if best.move else ["query gameover"]
+        commands = ["stop"] + check + ["query " + fence]
+        self._write(commands)
+        lines = self._read_to(fence, time.monotonic() + self.timeout, commands)
+        self._active = None
+        extra = analysis._extra_bestmoves + sum(line.startswith("bestmove") for line in lines)
+        if extra:
+            raise EngineError("the engine sent %d bestmove lines for one go (%s first): out of step; "
+                              "the next call brings it back" % (extra + 1, best.move))
+        if board is not None:
+            fits = board.is_legal(best.move) if best.move else board.is_game_over()
+        else:
+            fits = _the_response(lines, check[0][len("query "):]) == "true"
+        if not fits:
+            raise EngineError("the engine answered bestmove %s, which %s" % (
+                best.move or "(none)",
+                "is not legal in the position searched" if best.move else "says the game is over, and it is not"))
+        self._out_of_step = self._search_may_run = False
 
     def analyse(
         self,
-        position: Position,
+        position: Any,
         limit: Limit,
         *,
         multipv: Optional[int] = None,
@@ -926,10 +1140,11 @@ class Engine:
             analysis.wait()
         return dict(analysis.info) if multipv is None else [dict(info) for info in analysis.multipv]
 
-    def play(self, position: Position, limit: Limit, *, root_moves: Optional[Sequence[str]] = None) -> PlayResult:
+    def play(self, position: Any, limit: Limit, *, root_moves: Optional[Sequence[str]] = None) -> PlayResult:
         """The move the engine plays in ``position`` within ``limit``, with the
         info (score, depth, PV) it reported for it; ``move`` is ``None`` when
-        the game is over."""
+        the game is over. The move is checked against the position's legal
+        moves: an illegal one raises :class:`EngineError`."""
         _require(limit)
         with self.analysis(position, limit, root_moves=root_moves) as analysis:
             best = analysis.wait()
@@ -943,7 +1158,7 @@ class Engine:
         if self.proc.poll() is None:
             try:
                 if not self._gone:
-                    self._send("quit")
+                    self._write(["quit"])
                 self.proc.wait(timeout=5)
             except (EngineError, subprocess.TimeoutExpired):
                 self.proc.kill()
@@ -977,15 +1192,18 @@ class AnalysisResult:
     string`` texts as ``{"string": …}``) and ends at the ``bestmove``.
     ``info`` is the best line's reports merged, ``multipv`` every line's;
     ``stop()`` asks the engine to finish, ``wait()`` reads to the end and
-    returns the :class:`BestMove`.
+    returns the :class:`BestMove` (checked: see :meth:`Engine.play`).
     """
 
-    def __init__(self, engine: Engine, turn: bool, lines: Sequence[str], deadline: Optional[float]):
+    def __init__(self, engine: Engine, turn: bool, lines: Sequence[str], deadline: Optional[float], game: _Game):
         self._engine = engine
         self.turn = turn
+        self._game = game
         self._pending: Deque[str] = collections.deque(lines)
         self._deadline = deadline
         self._best: Optional[BestMove] = None
+        self._extra_bestmoves = 0
+        self._closed = False
         self._stopped = False
         self.multipv: List[Info] = []
         self.strings: List[str] = []
@@ -994,10 +1212,13 @@ class AnalysisResult:
     def info(self) -> Info:
         return self.multipv[0] if self.multipv else {}
 
+    def _live(self) -> bool:
+        return self._engine._active is self and not self._engine._gone
+
     def _line(self) -> Optional[str]:
         if self._pending:
             return self._pending.popleft()
-        if self._best is not None or self._engine._active is not self:
+        if not self._live():
             return None
         try:
             return self._engine._next_line(self._deadline)
@@ -1019,9 +1240,12 @@ class AnalysisResult:
 
     def _take(self, line: str) -> Optional[Info]:
         if line.startswith("bestmove"):
-            self._best = parse_bestmove(line)
-            if self._engine._active is self:
-                self._engine._active = None
+            if self._best is None:
+                self._best = parse_bestmove(line)
+            else:
+                self._extra_bestmoves += 1
+            return None
+        if self._best is not None:
             return None
         info = parse_info(line, self.turn)
         if info is None:
@@ -1035,9 +1259,22 @@ class AnalysisResult:
         self.multipv[rank - 1].update(info)
         return info
 
+    def _close(self) -> None:
+        """After the bestmove: the lines the engine had already sent, then
+        the engine's check of the answer (``Engine._close_search``)."""
+        while self._pending:
+            self._take(self._pending.popleft())
+        self._closed = True
+        if self._live():
+            self._engine._close_search(self)
+
     def next(self) -> Optional[Info]:
         """The next report, or ``None`` once the search has ended."""
         while True:
+            if self._best is not None:
+                if not self._closed:
+                    self._close()
+                return None
             line = self._line()
             if line is None:
                 return None
@@ -1062,8 +1299,8 @@ class AnalysisResult:
 
     def stop(self) -> None:
         """Ask the engine to end the search now (its ``bestmove`` follows)."""
-        if self._best is None and not self._stopped and self._engine._active is self:
-            self._engine._send("stop")
+        if self._best is None and not self._stopped and self._live():
+            self._engine._write(["stop"])
             self._stopped = True
             # After stop the bestmove is due at once, whatever the limit was.
             due = time.monotonic() + self._engine.timeout
@@ -1085,7 +1322,7 @@ class AnalysisResult:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        if self._engine._active is self and not self._engine._gone:
+        if self._live() and exc[0] is None:
             self._finish()
 
 
@@ -1107,8 +1344,9 @@ def play_game(
 
     Both engines start a new game and get the whole game before every move
     (as tournament managers do). The game ends by the rules, as the referee
-    engine reports it, or after ``max_plies`` plies (then a draw, tagged
-    ``max plies``); a move the referee finds illegal loses the game.
+    engine reports it; a move the referee finds illegal loses the game. A
+    game cut off after ``max_plies`` plies is unfinished: result ``*``,
+    ``Termination`` ``max plies``.
     """
     for engine in (white, black) if white is not black else (white,):
         engine.new_game()
@@ -1119,10 +1357,17 @@ def play_game(
             result, termination = referee.result(position), "rules"
             break
         if len(position.moves) >= max_plies:
-            result, termination = "1/2-1/2", "max plies"
+            result, termination = "*", "max plies"
             break
         mover = white if referee.turn(position) == WHITE else black
-        played = mover.play(position, limit)
+        try:
+            played = mover.play(position, limit)
+        except EngineTerminatedError:
+            raise
+        except EngineError as refused:
+            result = "0-1" if mover is white else "1-0"
+            termination = "illegal move (%s)" % refused
+            break
         if played.move is None or not referee.is_legal(position, played.move):
             result = "0-1" if mover is white else "1-0"
             termination = "illegal move %s" % played.move
@@ -1131,7 +1376,7 @@ def play_game(
         if on_move:
             on_move(len(position.moves), played.move, played)
     tags = {
-        "Event": "yote_client game",
+        "Event": "yote.engine game",
         "White": white.name,
         "Black": black.name,
         "Variant": referee.variant_spec or variant,
@@ -1183,7 +1428,7 @@ def play_against_person(
         write(engine.board_text(position))
     write("result: %s" % result)
     tags = {
-        "Event": "yote_client game",
+        "Event": "yote.engine game",
         "White": "person" if person_plays_white else engine.name,
         "Black": engine.name if person_plays_white else "person",
         "Variant": engine.variant_spec or variant,

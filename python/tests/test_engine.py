@@ -1,4 +1,6 @@
-"""Tests of yote_client, run by `cargo test --release` (tests/scripts.rs).
+"""Tests of yote.engine, the engine client: run by pytest with the native
+part built (.ci/run) and by `cargo test --release` without it
+(tests/scripts.rs sets YOTE_TEST_PURE=1, which hides the native part).
 
 The engine under test is $YOTE_ENGINE (default target/release/yote). The
 regression tests of issue 17 feed the inputs that put the old client out of
@@ -16,8 +18,22 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import client_fuzz  # noqa: E402
 
-from yote_client import (  # noqa: E402
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.join(REPO, "scripts")
+if os.environ.get("YOTE_TEST_PURE"):
+    # The pure-Python client, as where the native part is not built.
+    sys.modules["yote._yote"] = None
+try:
+    import yote  # noqa: E402
+except ImportError:  # not installed: the source tree
+    sys.path.insert(0, os.path.join(REPO, "python"))
+    import yote  # noqa: E402
+
+HAS_NATIVE = yote.HAS_NATIVE
+
+from yote.engine import (  # noqa: E402
     BLACK,
     WHITE,
     AnalysisComplete,
@@ -40,7 +56,7 @@ from yote_client import (  # noqa: E402
     write_records,
 )
 
-ENGINE = os.environ.get("YOTE_ENGINE", "target/release/yote")
+ENGINE = os.environ.get("YOTE_ENGINE", os.path.join(REPO, "target", "release", "yote"))
 
 # 8x8 MultiJump, a White piece in a lattice of Black ones: 1.5e12 legal
 # moves, more than the engine lists (tests/hostile.rs has the same).
@@ -53,9 +69,17 @@ def assert_in_step(test, engine):
     command and nothing else."""
     engine.ping()
     time.sleep(0.05)
-    test.assertEqual(engine._lines.qsize(), 0, "unread engine output")
-    test.assertFalse(engine._searching)
-    test.assertEqual(engine._owed_readyok, 0)
+    test.assertFalse(engine._reader.has_unread(), "unread engine output")
+    test.assertFalse(engine._out_of_step)
+    test.assertFalse(engine._search_may_run)
+
+
+def unchecked(variant="standard", fen=None, moves=()):
+    """A game whose moves skip the client's own check (appended to the
+    plain list), so that the engine's refusal is what is tested."""
+    position = Position(variant, fen)
+    position.moves.extend(moves)
+    return position
 
 
 class ParsingTest(unittest.TestCase):
@@ -84,7 +108,7 @@ class ParsingTest(unittest.TestCase):
         bound = parse_info("info depth 4 score cp 20 lowerbound pv a1a2")
         self.assertTrue(bound["lowerbound"])
         self.assertEqual(bound["pv"], ["a1a2"])
-        with self.assertLogs("yote_client", "WARNING"):
+        with self.assertLogs("yote.engine", "WARNING"):
             self.assertEqual(parse_info("info depth x nodes 5"), {"nodes": 5})
         self.assertIsNone(parse_info("bestmove a1a2"))
 
@@ -129,10 +153,13 @@ class ParsingTest(unittest.TestCase):
     def test_position_text_cannot_inject_a_line(self):
         self.assertEqual(Position(moves=["@c3", "@d3"]).command(), "position startpos moves @c3 @d3")
         self.assertEqual(Position("5x5", "5/5/5/5/5 w 12 12 0 1").command(), "position fen 5/5/5/5/5 w 12 12 0 1")
-        for bad in (Position(moves=["@c3 @d3"]), Position(moves=[""]), Position(moves=["@c3\nquit"]),
-                    Position(fen="6/6/6/6/6 w 12 12 0 1\ngo infinite")):
+        bad = (dict(moves=["@c3 @d3"]), dict(moves=[""]), dict(moves=["@c3\nquit"]),
+               dict(fen="6/6/6/6/6 w 12 12 0 1\ngo infinite"))
+        for fields in bad:
             with self.assertRaises(ValueError):
-                bad.command()
+                Position(**fields).command()
+            with self.assertRaises(ValueError):
+                unchecked(**fields).command()
 
 
 class RecordsTest(unittest.TestCase):
@@ -180,7 +207,7 @@ class RecordsTest(unittest.TestCase):
                     if game.tags.get("Termination") not in ("max plies",):
                         self.assertTrue(engine.game_over(position), game.tags)
             # The scripts built on this module read the same file.
-            script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "endgame_openings.py")
+            script = os.path.join(SCRIPTS, "endgame_openings.py")
             openings = subprocess.run([sys.executable, script, path, "--engine", ENGINE, "--min", "2",
                                        "--max", "24", "--count", "5"],
                                       capture_output=True, text=True, timeout=120, check=True)
@@ -234,8 +261,17 @@ class EngineTest(unittest.TestCase):
         self.assertEqual(self.engine.variant_spec, five_spec)
         with self.assertRaises(ValueError):
             self.engine.fen(Position(None))
+        if HAS_NATIVE:  # issue 40 item 9: refused at the line that made it
+            with self.assertRaises(ValueError) as refused:
+                Position("no-such-variant")
+        else:
+            with self.assertRaises(EngineError) as refused:
+                self.engine.fen(Position("no-such-variant"))
+        self.assertIn("no-such-variant", str(refused.exception))
+        behind_its_back = Position()
+        behind_its_back.variant = "no-such-variant"
         with self.assertRaises(EngineError) as refused:
-            self.engine.fen(Position("no-such-variant"))
+            self.engine.fen(behind_its_back)
         self.assertIn("no-such-variant", str(refused.exception))
         # A refused variant changes nothing: the 5x5 rules are still loaded
         # and a game of them is still understood.
@@ -243,7 +279,7 @@ class EngineTest(unittest.TestCase):
 
     def test_position_errors_name_the_move(self):
         with self.assertRaises(EngineError) as refused:
-            self.engine.fen(Position(moves=["@c3", "@c3"]))
+            self.engine.fen(unchecked(moves=["@c3", "@c3"]))
         self.assertIn("@c3", str(refused.exception))
         self.assertEqual(self.engine.fen(Position(moves=["@c3", "@d3"])).split()[0], "6/6/2WB2/6/6")
         assert_in_step(self, self.engine)
@@ -384,7 +420,7 @@ class OutOfStepTest(unittest.TestCase):
         # legal_moves() then returned ['bestmove', '(none)'] and the next
         # valid position raised the stale error.
         with self.assertRaises(EngineError) as refused:
-            self.engine.analyse(Position(moves=["@c3", "@c3"]), Limit(nodes=1000))
+            self.engine.analyse(unchecked(moves=["@c3", "@c3"]), Limit(nodes=1000))
         self.assertIn("@c3", str(refused.exception))
         moves = self.engine.legal_moves(Position(moves=["@c3"]))
         self.assertEqual(len(moves), 29)
@@ -421,7 +457,6 @@ class OutOfStepTest(unittest.TestCase):
             with self.assertRaises(EngineError) as refused:
                 self.engine.analyse(position, Limit(depth=2), root_moves=moves)
             self.assertIn(moves[0], str(refused.exception))
-        self.assertFalse(self.engine._searching)
         self.assertIn(self.engine.play(position, Limit(depth=2), root_moves=["@a1"]).move, ["@a1"])
         assert_in_step(self, self.engine)
 
@@ -429,28 +464,39 @@ class OutOfStepTest(unittest.TestCase):
         """Make the next read after sending ``prefix…`` raise KeyboardInterrupt,
         as Ctrl-C would in the middle of a call."""
         engine = self.engine
-        real_send, real_next = engine._send, engine._next_line
+        real_write, real_next = engine._write, engine._next_line
         armed = []
 
-        def send(line):
-            real_send(line)
-            if line.startswith(prefix):
+        def write(lines, raw=b""):
+            real_write(lines, raw)
+            if any(line.startswith(prefix) for line in lines):
                 armed.append(True)
 
         def next_line(deadline):
             if armed:
                 armed.clear()
-                engine._send, engine._next_line = real_send, real_next
+                engine._write, engine._next_line = real_write, real_next
                 raise KeyboardInterrupt
             return real_next(deadline)
 
-        engine._send, engine._next_line = send, next_line
+        engine._write, engine._next_line = write, next_line
 
     def test_an_interrupted_search_is_stopped_and_read_by_the_next_call(self):
         self.interrupt_after("go")
         with self.assertRaises(KeyboardInterrupt):
             self.engine.analysis(Position(moves=["@c3"]))
         self.assertEqual(self.engine.fen(Position(moves=["@c3", "@d3"])), "6/6/2WB2/6/6 w 11 11 2 2")
+        assert_in_step(self, self.engine)
+
+    def test_ctrl_c_just_after_go_leaves_no_stale_bestmove(self):
+        # Issue 39 item 11: the next play() returned the other game's move.
+        steps = Position(fen=client_fuzz.STEPS_FEN)
+        legal = set(self.engine.legal_moves(steps))
+        for _ in range(5):
+            self.interrupt_after("go")
+            with self.assertRaises(KeyboardInterrupt):
+                self.engine.play(Position(), Limit(nodes=50))
+            self.assertIn(self.engine.play(steps, Limit(nodes=50)).move, legal)
         assert_in_step(self, self.engine)
 
     def test_an_interrupted_query_leaves_no_stale_answer(self):
@@ -473,12 +519,15 @@ class OutOfStepTest(unittest.TestCase):
             import sys
             answered = 0
             for line in sys.stdin:
-                if line.strip() == "ugi":
+                words = line.split()
+                if words == ["ugi"]:
                     print("id name Silent", flush=True)
                     print("ugiok", flush=True)
-                elif line.strip() == "isready" and answered == 0:
+                elif words[:1] == ["query"] and answered < 2:
+                    # The handshake's two queries (moves, then its fence);
+                    # nothing after.
                     answered += 1
-                    print("readyok", flush=True)
+                    print('response error query: unexpected token "%s"' % words[-1], flush=True)
         """)
         with Engine([sys.executable, "-c", fake], timeout=0.5) as silent:
             self.assertEqual(silent.name, "Silent")
@@ -529,9 +578,111 @@ class OutOfStepTest(unittest.TestCase):
             self.engine.legal_moves(Position())
 
 
+class HostileEngineTest(unittest.TestCase):
+    """Issue 39 item 12: an engine that sends stray lines, a huge line, or
+    an illegal bestmove. Each call returns its own answer or raises."""
+
+    def hostile(self, *args):
+        return Engine([sys.executable, client_fuzz.HOSTILE] + list(args), timeout=5)
+
+    def test_stray_line_fuzz_gives_no_wrong_answer(self):
+        tally = client_fuzz.stray_line_fuzz(yote.engine, calls=150, seed=3, boards=HAS_NATIVE)
+        self.assertEqual(tally["wrong"], 0, tally["examples"])
+        self.assertGreater(tally["right"], 75, tally)
+
+    def test_a_stray_readyok_and_bestmove_after_every_answer(self):
+        # Every answer followed or preceded by a stray line: each call still
+        # gets its own answer or raises, and never the one before it.
+        with self.hostile("--stray", "0.5", "--seed", "4") as engine:
+            right = 0
+            for moves in client_fuzz.STRAY_GAMES * 10:
+                try:
+                    fen = engine.fen(Position(moves=moves))
+                except EngineError:
+                    continue
+                self.assertEqual(fen, client_fuzz.answers_for(moves)["fen"])
+                right += 1
+            self.assertGreater(right, 0)
+
+    def test_an_illegal_bestmove_raises(self):
+        for position in [Position(moves=["@c3"])] + ([Position(moves=["@c3"]).board()] if HAS_NATIVE else []):
+            with self.hostile("--stray", "0", "--best", "@c3") as engine:
+                with self.assertRaises(EngineError) as refused:
+                    engine.play(position, Limit(nodes=1))
+                self.assertIn("not legal", str(refused.exception))
+                self.assertEqual(engine.fen(Position()), client_fuzz.answers_for([])["fen"])
+
+    def test_a_huge_line_is_capped_and_refused(self):
+        with self.hostile("--stray", "0", "--long-line", str(5 << 20)) as engine:
+            with self.assertRaises(EngineError) as refused:
+                engine.fen(Position())
+            self.assertIn("longer than", str(refused.exception))
+            self.assertLessEqual(len(engine._reader._buffer), yote.engine.LINE_CAP + (1 << 16))
+            self.assertEqual(engine.fen(Position(moves=["@c3"])), client_fuzz.answers_for(["@c3"])["fen"])
+
+
+class CtrlCFuzzTest(unittest.TestCase):
+    def test_a_thousand_interrupts_give_no_wrong_answer(self):
+        interrupts = int(os.environ.get("YOTE_FUZZ_INTERRUPTS", "1000"))
+        tally = client_fuzz.ctrl_c_fuzz(yote.engine, ENGINE, interrupts=interrupts, seed=5, nodes=50)
+        self.assertEqual(tally["interrupted"], interrupts, tally)
+        self.assertEqual(tally["wrong"], 0, tally["examples"])
+        self.assertEqual(tally["raised"], 0, tally["examples"])
+
+
+class PositionCheckTest(unittest.TestCase):
+    """Issue 40 item 9: a bad variant or move fails at the line that made
+    it, where the native part is built."""
+
+    @unittest.skipUnless(HAS_NATIVE, "the native part checks the rules")
+    def test_bad_variant_and_move_fail_at_once(self):
+        with self.assertRaises(ValueError) as refused:
+            Position("nosuch")
+        self.assertIn("nosuch", str(refused.exception))
+        position = Position()
+        with self.assertRaises(ValueError) as refused:
+            position.push("@z9")
+        self.assertIn("z9", str(refused.exception))
+        self.assertEqual(position.moves, [])
+        with self.assertRaises(ValueError) as refused:
+            Position(moves=["@c3", "@c3"])
+        self.assertIn("move 2", str(refused.exception))
+        position.push("@c3")
+        self.assertEqual(position.pop(), "@c3")
+        position.push("@d3")
+        self.assertEqual(position.board().fen(), "6/6/3W2/6/6 b 11 12 1 1")
+
+    def test_without_the_rules_the_form_is_checked_and_the_engine_names_the_rest(self):
+        with self.assertRaises(ValueError):
+            Position().push("@z 9")
+        with self.assertRaises(ValueError):
+            Position("")
+        with Engine(ENGINE) as engine:
+            with self.assertRaises(EngineError) as refused:
+                engine.fen(unchecked(moves=["@z9"]))
+            self.assertIn("z9", str(refused.exception))
+
+    @unittest.skipUnless(HAS_NATIVE, "a Board needs the native part")
+    def test_a_board_goes_wherever_a_position_goes(self):
+        board = yote.Board("5x5")
+        board.push_text("@c3")
+        with Engine(ENGINE) as engine:
+            self.assertEqual(engine.fen(board), board.fen())
+            self.assertEqual(engine.legal_moves(board), [m.text for m in board.legal_moves])
+            self.assertEqual(engine.turn(board), board.turn)
+            self.assertFalse(engine.game_over(board))
+            played = engine.play(board, Limit(depth=2))
+            self.assertTrue(board.is_legal(played.move))
+            self.assertEqual(played.score.turn, board.turn)
+            info = engine.analyse(board, Limit(nodes=2000), multipv=2)
+            self.assertEqual(len(info), 2)
+            self.assertIn("rows=5", engine.variant_spec)
+            self.assertEqual(Position.from_board(board).board(), board)
+
+
 class ScriptsTest(unittest.TestCase):
     def test_bench_client_reports_every_figure(self):
-        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_client.py")
+        script = os.path.join(SCRIPTS, "bench_client.py")
         out = subprocess.run([sys.executable, script, "--engine", ENGINE, "--calls", "8"],
                              capture_output=True, text=True, timeout=120, check=True).stdout
         for figure in ("turn():", "legal_moves():", "play(depth 1):", "plies:"):
@@ -546,11 +697,26 @@ class PlayTest(unittest.TestCase):
             record = play_game(white, black, Limit(depth=2), variant="5x5", max_plies=80,
                                on_move=lambda ply, move, played: seen.append(move))
             self.assertEqual(record.moves, seen)
-            self.assertIn(record.result, ("1-0", "0-1", "1/2-1/2"))
+            if record.tags["Termination"] == "max plies":
+                self.assertEqual(record.result, "*")
+            else:
+                self.assertIn(record.result, ("1-0", "0-1", "1/2-1/2"))
             self.assertIn("rows=5", record.tags["Variant"])
             # The record replays, and ends where the referee said.
             position = Position.from_record(record)
             self.assertEqual(white.game_over(position), record.tags["Termination"] == "rules")
+
+    def test_a_game_cut_off_is_unfinished(self):
+        # Issue 40 item 9: max_plies=10 was recorded as 1/2-1/2.
+        with Engine(ENGINE) as white, Engine(ENGINE) as black:
+            record = play_game(white, black, Limit(depth=1), max_plies=10)
+        self.assertEqual(len(record.moves), 10)
+        self.assertEqual(record.result, "*")
+        self.assertEqual(record.tags["Result"], "*")
+        self.assertEqual(record.tags["Termination"], "max plies")
+        sink = io.StringIO()
+        write_records([record], sink)
+        self.assertEqual(read_records(io.StringIO(sink.getvalue()))[0].result, "*")
 
     def test_person_at_the_terminal(self):
         typed = iter(["nonsense", "moves", "@a1", "@b1", "quit"])
