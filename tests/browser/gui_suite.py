@@ -38,11 +38,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import asset_proxy  # noqa: E402
 from defects import Defects  # noqa: E402
 from targets import Targets  # noqa: E402
+from features import Features  # noqa: E402
 
 WAIT = 20
 
 
-class Suite(Defects, Targets):
+class Suite(Defects, Targets, Features):
     def __init__(self, args):
         self.args = args
         os.makedirs(args.out, exist_ok=True)
@@ -119,7 +120,13 @@ class Suite(Defects, Targets):
         return json.load(urllib.request.urlopen(req))
 
     def click_square(self, square):
-        self.el(f'[data-square="{square}"]').click()
+        for attempt in range(3):
+            try:
+                self.el(f'[data-square="{square}"]').click()
+                return
+            except Exception as e:  # a cell redrawn under the click
+                if "stale" not in str(e).lower() or attempt == 2:
+                    raise
 
     def open(self, query="", keep_settings=False):
         # Each step starts from the page's defaults, not the settings an
@@ -549,6 +556,7 @@ class Suite(Defects, Targets):
         self.until("standings", lambda: len(self.els("#standings tbody tr")) == 2)
         self.shot("watch")
         print(f"watch: {len(self.games)} games arrived live, standings of 2 engines")
+        self.watch_large()
         self.watch_match_in_progress()
 
     def watch_match_in_progress(self):
@@ -728,7 +736,8 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            *DEFECTS, "analysis_matches_board", "phone", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
+            *DEFECTS, "analysis_matches_board", "phone", "move_tree", "analyse_this_game", "arrow_and_marks",
+            "play_dialogs", "settings_kept", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
             "measure"]
         failures = []
         for step in steps:

@@ -58,7 +58,7 @@ class Targets:
         checked = 0
         for step in range(30):
             st = self.state()
-            kinds = ["move", "line", "takeback", "edit"]
+            kinds = ["move"] * 4 + ["line"] * 3 + ["takeback"] * 2 + ["edit"]
             if st["status"] or not st["legal"]:
                 kinds = ["takeback"]
             kind = rng.choice(kinds)
@@ -119,7 +119,10 @@ class Targets:
     def tap(self, css):
         """A finger's tap at the middle of the element (touch events)."""
         x, y = self.driver.execute_script(
-            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "const e = document.querySelector(arguments[0]);"
+            "if (e.getBoundingClientRect().top < 0 || e.getBoundingClientRect().bottom > innerHeight)"
+            "  e.scrollIntoView({block: 'center'});"
+            "const r = e.getBoundingClientRect();"
             "return [r.left + r.width / 2, r.top + r.height / 2];", css)
         point = [{"x": x, "y": y}]
         self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
@@ -132,11 +135,12 @@ class Targets:
                                     {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
         try:
-            self.open("?variant=hand-removal,pieces=4")
-            self.players("human", "0", 0.05)
+            self.open("?variant=hand-removal,pieces=6")
+            self.players("human", "0", 0.05, "skill", 0)
             width = self.driver.execute_script("return document.getElementById('board').getBoundingClientRect().width")
             assert width >= 340, f"the board is {width} px wide at 360 px"
             taps = 0
+            captured = 0
             for _ in range(200):
                 st = self.state()
                 if st["status"] or "Game over" in self.status() or "wins" in self.status():
@@ -145,10 +149,11 @@ class Targets:
                     legal = st["legal"]
                     captures = [m for m in legal if m["jump"] or m["captured"]]
                     move = captures[0] if captures else self.rng.choice(legal)
+                    captured += bool(captures)
                     before = self.plies()
                     self.play_by_clicks(move, self.tap)
                     taps += 1
-                    self.until("the tapped move", lambda: self.plies() > before or self.state()["status"])
+                    self.until(f"the tapped move {move['text']}", lambda: self.plies() > before or self.state()["status"])
                 else:
                     self.until("the engine's move", lambda: self.status().startswith("White")
                                or "Game over" in self.status())
@@ -159,7 +164,8 @@ class Targets:
                 assert scroll[0] <= scroll[1], f"horizontal scroll at 360 px: {scroll}"
             self.until("the end of the game", lambda: "Game over" in self.status() or "wins" in self.status())
             self.shot("phone-end")
-            print(f"phone 360x740: board {width:.0f} px, no horizontal scroll, a whole game by {taps} taps: "
+            assert captured >= 1, "no capture was made by taps"
+            print(f"phone 360x740: board {width:.0f} px, no horizontal scroll, a whole game by {taps} moves tapped ({captured} captures): "
                   f"{self.status()!r}")
         finally:
             self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})

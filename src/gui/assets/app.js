@@ -467,7 +467,7 @@ async function start() {
   if (view === 'analyse') ctx.games.analyse = blankGame();
   if (view) switchView(view);
   const fromLink = {
-    variant: params.get('variant') || 'standard',
+    variant: params.get('variant') || (view === 'analyse' ? 'standard' : ctx.rulesChosen?.() ?? 'standard'),
     fen: params.get('fen'),
     moves: params.get('moves') ? params.get('moves').split(',').filter(Boolean) : [],
   };

@@ -26,7 +26,7 @@ export function renderTree(box, tree, { start, onPick, decorate, pending } = {})
     el.textContent = n.move;
     el.onclick = () => onPick?.(n);
     decorate?.(n, el);
-    into.append(el);
+    into.append(el, ' ');
   };
   const walk = (parent, ply, force, into) => {
     const [main, ...variations] = parent.children;

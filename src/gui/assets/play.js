@@ -432,6 +432,7 @@ export function initPlay(c) {
   ctx = c;
   fillSelects();
   ctx.playerName = (side) => engineName(side);
+  ctx.rulesChosen = chosenVariant;
   ctx.humanToMove = (side) => !isEngine(side);
   ctx.hooks.changed.push((st) => {
     if (ctx.view !== 'play') return;
