@@ -96,6 +96,13 @@ class Features:
         self.el("#arrow-toggle").click()
         self.until("no arrow", lambda: not self.els(arrow))
         self.el("#arrow-toggle").click()
+        # Hovering a line previews its end on a small board.
+        self.until("lines", lambda: self.els('[data-role="lines"] > li'))
+        self.driver.execute_script(
+            "document.querySelector('[data-role=\"lines\"] > li').dispatchEvent("
+            "new MouseEvent('mouseenter', {clientX: 500, clientY: 300}))")
+        self.until("the preview", lambda: self.el("#line-preview").is_displayed()
+                   and self.els("#line-preview [data-square]"))
         self.el("#analyse-stop").click()
         self.click_square("c3")
         self.until("targets", lambda: self.els('[data-square="e3"].target'))

@@ -122,10 +122,14 @@ class Suite(Defects, Targets, Features):
     def click_square(self, square):
         for attempt in range(3):
             try:
-                self.el(f'[data-square="{square}"]').click()
+                cell = self.el(f'[data-square="{square}"]')
+                self.driver.execute_script(
+                    "const r = arguments[0].getBoundingClientRect();"
+                    "if (r.top < 0 || r.bottom > innerHeight) arguments[0].scrollIntoView({block: 'center'});", cell)
+                cell.click()
                 return
-            except Exception as e:  # a cell redrawn under the click
-                if "stale" not in str(e).lower() or attempt == 2:
+            except Exception as e:  # a cell redrawn or moved under the click
+                if ("stale" not in str(e).lower() and "intercepted" not in str(e)) or attempt == 2:
                     raise
 
     def open(self, query="", keep_settings=False):

@@ -2,6 +2,7 @@
 analysis lines that always match the board, and a whole game played by
 taps on a 360 x 740 phone screen."""
 
+import os
 import random
 import time
 
@@ -46,7 +47,7 @@ class Targets:
         analysing; after each, every line shown is legal in the position
         shown (replayed by the server's rules), read three times within a
         second, and the analysis goes on."""
-        rng = random.Random(38)
+        rng = random.Random(int(os.environ.get("YOTE_GUI_SEED", "38")))
         self.open("?view=analyse&moves=@c3,@d4")
         lines = self.el("#multipv")
         lines.clear()

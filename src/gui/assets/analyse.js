@@ -8,8 +8,8 @@
 // events of any other id (a stopped search's last words) are dropped.
 
 import { post, on, openSession, listen, unlisten } from './api.js';
-import { setGame, playText, showError, render, refresh, goTo, active, $ } from './app.js';
-import { squareIndex } from './board.js';
+import { setGame, playText, showError, render, refresh, goTo, active, keyOf, $ } from './app.js';
+import { squareIndex, miniBoard } from './board.js';
 import { scoreWords, setEvalBar, TABLE_WIN } from './score.js';
 import { treeText, parseTreeText, MoveTree } from './tree.js';
 import { remember, recall } from './settings.js';
@@ -27,9 +27,24 @@ let editCells = null;        // the board being edited, as a cells string
 let arrow = true;
 const MAX_LINES = 16;
 
+// Lines of a line no longer on the board are never shown.
+function dropStaleLines() {
+  if (analysed && analysed.key !== keyOf(ctx.game)) {
+    current = ++counter;
+    analysed = null;
+    lines = [];
+    drawLines();
+  }
+}
+
 function drawLines() {
   const side = analysed?.side;
+  if (analysed && analysed.key !== keyOf(ctx.game)) lines = [];
+  if (!lines.length) hidePreview();
   const list = $('lines');
+  // Room for the lines asked for, so that the panel below does not jump
+  // as they are cleared and come back.
+  list.style.minHeight = `${Math.min(MAX_LINES, Math.max(1, Number($('multipv').value) || 1)) * 2.7}em`;
   list.replaceChildren();
   for (const info of lines) {
     if (!info) continue;
@@ -47,6 +62,8 @@ function drawLines() {
     li.append(score, ' ', pv, meta);
     li.title = 'click to play this line\'s first move';
     li.onclick = () => playLine(info.pv);
+    li.onmouseenter = (e) => preview(info.pv, e);
+    li.onmouseleave = hidePreview;
     list.append(li);
   }
   const best = lines[0];
@@ -79,6 +96,29 @@ function tableValue(score) {
   return `${score.value} cp`;
 }
 
+// Hovering a line shows the position at its end on a small board.
+let previewing = 0;
+
+async function preview(pv, event) {
+  const mine = ++previewing;
+  const request = ctx.stateRequest;
+  if (!pv || !request) return;
+  try {
+    const st = await post('/api/state', { ...request, moves: [...request.moves, ...pv.split(' ')] });
+    if (mine !== previewing) return;
+    const box = $('line-preview');
+    box.replaceChildren(miniBoard(st.board));
+    box.style.left = `${Math.min(event.clientX + 16, window.innerWidth - 200)}px`;
+    box.style.top = `${event.clientY + 16}px`;
+    box.hidden = false;
+  } catch (_) { /* a line of another position: nothing to show */ }
+}
+
+function hidePreview() {
+  previewing++;
+  $('line-preview').hidden = true;
+}
+
 async function playLine(pv) {
   const first = pv?.split(' ')[0];
   if (!first) return;
@@ -99,7 +139,7 @@ function analyseBoard() {
     return;
   }
   const multipv = Math.min(MAX_LINES, Math.max(1, Number($('multipv').value) || 1));
-  analysed = { id: current, side: st.board.side };
+  analysed = { id: current, side: st.board.side, key: keyOf(ctx.stateRequest) };
   queued = { ...ctx.stateRequest, engine: Number($('analyse-engine').value), multipv, id: String(current) };
   drawLines();
   pump();
@@ -140,13 +180,13 @@ async function stopEngine() {
   await post('/api/stop', { session, slot: 'A' }).catch(() => {});
 }
 
+// The search's last lines (sent as it stops) are still taken; its end
+// event closes the stream.
 function stopAnalysis() {
   wanted = false;
-  current = ++counter;
   queued = null;
   $('analyse-go').classList.remove('on');
-  drawLines();
-  stopEngine().then(unlisten);
+  stopEngine();
 }
 
 // Editor: the palette puts pieces; the fields give hands, side, owed.
@@ -348,8 +388,8 @@ export function initAnalyse(c) {
   on('info', (info) => {
     if (info.slot !== 'A' || !info.pv || info.id !== String(current)) return;
     const k = Math.min(MAX_LINES, Math.max(1, info.multipv)) - 1;
-    // A new first line at a greater depth starts a new set of lines.
-    if (k === 0 && lines[0] && info.depth > lines[0].depth) lines = lines.slice(0, 1);
+    // Each line is replaced as its next depth comes; the others stay
+    // meanwhile, all of this position.
     lines[k] = info;
     drawLines();
   });
@@ -367,6 +407,7 @@ export function initAnalyse(c) {
   // The best line's first move as an arrow on the board.
   ctx.boardArrow = () => (arrow && ctx.view === 'analyse' && lines[0]?.pv ? lines[0].pv.split(' ')[0] : null);
   ctx.hooks.changed.push(() => { if (ctx.view === 'analyse') analyseBoard(); });
+  ctx.hooks.moved = [dropStaleLines];
   // Outside editing the editor's fields show the position on the board.
   ctx.hooks.changed.push((state) => { if (!ctx.editing) showPositionFields(state.board); });
   ctx.hooks.view.push((view) => {

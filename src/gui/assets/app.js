@@ -58,7 +58,15 @@ export function gameRequest(extra = {}) {
   return { ...ctx.game, ...extra };
 }
 
-let stateSeq = 0;
+// A game request's identity: a reply belongs to the board only while the
+// board still shows the line it was asked about.
+export const keyOf = (r) => JSON.stringify([r.variant, r.fen ?? null, r.moves]);
+
+// The line on the board changed (its state not yet come): whatever was
+// said of the old one (analysis lines) goes at once.
+function boardMoved() {
+  for (const hook of ctx.hooks.moved ?? []) hook();
+}
 
 function applyState(state, request) {
   ctx.state = state;
@@ -76,9 +84,8 @@ function applyState(state, request) {
 // reply overtaken by a newer question is dropped.
 export async function refresh() {
   const request = gameRequest();
-  const seq = ++stateSeq;
   const state = await post('/api/state', request);
-  if (seq === stateSeq) applyState(state, request);
+  if (keyOf(request) === keyOf(ctx.game)) applyState(state, request);
   return state;
 }
 
@@ -95,6 +102,7 @@ export async function setGame(game, which = ctx.view === 'analyse' ? 'analyse' :
   for (const m of state.engine_moves) fresh.tree.play(m);
   fresh.pending = state.pending;
   ctx.games[which] = fresh;
+  boardMoved();
   if (which === 'play') ctx.over = null;
   showError('');
   if (active() === fresh) await refresh();
@@ -108,7 +116,6 @@ export async function playText(text) {
   const at = g.tree.current;
   const pending = g.pending;
   const request = { variant: g.variant, fen: g.fen, moves: [...g.tree.line(), ...(pending ? [pending] : []), text] };
-  const seq = ++stateSeq;
   let state;
   try {
     state = await post('/api/state', request);
@@ -125,7 +132,10 @@ export async function playText(text) {
     g.tree.play(state.engine_moves.at(-1));
   }
   showError('');
-  if (seq === stateSeq && g === active()) applyState(state, { variant: g.variant, fen: g.fen, moves: ctx.game.moves });
+  if (g === active()) {
+    boardMoved();
+    applyState(state, { variant: g.variant, fen: g.fen, moves: ctx.game.moves });
+  }
   return state;
 }
 
@@ -135,6 +145,7 @@ export function goTo(node) {
   const g = active();
   g.pending = null;
   g.tree.current = node;
+  boardMoved();
   return refresh().catch((e) => showError(e.message));
 }
 

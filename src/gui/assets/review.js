@@ -17,10 +17,17 @@ let tree = null;       // the game's moves as a tree (one line), for the list
 
 const MARK_CLASS = { '??': 'mark-qq', '?': 'mark-q', '?!': 'mark-qe' };
 
+// The files to choose from; the options are replaced only when the list
+// changed, so that a choice being made is not pulled from under it.
 async function loadSources(select) {
   const list = await get('/api/records');
+  const wanted = ['', ...list.map((r) => `${r.id}:${r.name}`)].join('|');
+  const shown = [...select.options].map((o) => (o.value ? `${o.value}:${o.text}` : '')).join('|');
+  if (wanted === shown) return list;
+  const chosen = select.value;
   select.replaceChildren(new Option('—', ''));
   for (const r of list) select.append(new Option(r.name, r.id));
+  select.value = chosen;
   return list;
 }
 
