@@ -38,13 +38,14 @@ class Defects:
             return False
 
     def players(self, white, black, movetime=0.3, strength="full", value=None):
-        Select(self.el("#white-player")).select_by_value(white)
-        Select(self.el("#black-player")).select_by_value(black)
+        # Strength first: it is hidden once neither side is an engine.
         Select(self.el("#strength-kind")).select_by_value(strength)
         if value is not None:
             field = self.el("#strength-value")
             field.clear()
             field.send_keys(str(value) + Keys.TAB)
+        Select(self.el("#white-player")).select_by_value(white)
+        Select(self.el("#black-player")).select_by_value(black)
         Select(self.el("#clock-kind")).select_by_value("movetime")
         seconds = self.el("#clock-a")
         seconds.clear()

@@ -171,3 +171,19 @@ class Features:
         self.el("#watch-large-close").click()
         time.sleep(0.1)
         print(f"watch: a game opened large ({pieces} pieces)")
+
+    def docs_screenshot(self):
+        """The screenshot of docs/gui.md: Analyse with a variation in the
+        tree, three lines and the best-line arrow."""
+        self.open("?view=analyse&moves=@c3,@d4,@c4,@d3")
+        self.el("body").send_keys(Keys.ARROW_LEFT)
+        self.until("back one move", lambda: len(self.game()["moves"]) == 3)
+        self.click_square("b4")
+        self.until("the variation", lambda: self.variations())
+        self.el("#analyse-go").click()
+        self.until("three lines at depth 8", lambda: len(self.els('[data-role="lines"] > li')) >= 3
+                   and int(self.el("#analysis-summary").text.split()[1].rstrip(",")) >= 8, timeout=30)
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        self.shot("docs-desktop")
+        self.el("#analyse-stop").click()
+        print("docs screenshot taken (Analyse with a variation)")

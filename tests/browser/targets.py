@@ -88,7 +88,7 @@ class Targets:
                 for pv in pvs:
                     assert self.legal_line(game, pv), f"step {step} ({kind}): line {pv!r} is not legal in {game}"
                     checked += 1
-                time.sleep(0.25)
+                time.sleep(0.15)
             print(f"  step {step} {kind}: {len(game['moves'])} moves, {len(pvs)} lines, "
                   f"{self.el('#analysis-summary').text!r} {self.el('#analyse-go').get_attribute('class')}")
         self.until("lines after the last step", lambda: self.board_and_lines()[1], timeout=10)

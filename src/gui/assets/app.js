@@ -419,9 +419,9 @@ export function switchView(view) {
 function fitBoard() {
   const st = ctx.state;
   if (!st) return;
-  // A phone may widen its layout to fit content wider than the screen:
-  // the screen's width bounds the room.
-  const width = Math.min(window.innerWidth, screen.width || Infinity);
+  // The layout's width (a phone may report a wider window once something
+  // overflows; the board is fitted before it is drawn, so it never does).
+  const width = Math.min(window.innerWidth, document.documentElement.clientWidth || Infinity);
   const narrow = width < 760;
   const room = narrow
     ? width - 16

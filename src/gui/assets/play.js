@@ -215,6 +215,8 @@ async function playEngineMove(g, move) {
 }
 
 function drawEngineBox() {
+  // Strength applies only where an engine plays.
+  for (const el of document.querySelectorAll('[data-engines-only]')) el.hidden = !isEngine('W') && !isEngine('B');
   const box = $('engine-box');
   box.replaceChildren();
   for (const side of ['W', 'B']) {
