@@ -117,6 +117,7 @@ async function preview(pv, event) {
 function hidePreview() {
   previewing++;
   $('line-preview').hidden = true;
+  $('line-preview').replaceChildren();
 }
 
 async function playLine(pv) {
