@@ -187,3 +187,19 @@ class Features:
         self.shot("docs-desktop")
         self.el("#analyse-stop").click()
         print("docs screenshot taken (Analyse with a variation)")
+
+    def board_resize(self):
+        """The board follows a drag of its corner handle, and keeps the
+        size on the next visit."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        self.open()
+        width = lambda: self.driver.execute_script("return document.getElementById('board').getBoundingClientRect().width")
+        before = width()
+        handle = self.el('[data-role="resize"]')
+        ActionChains(self.driver).click_and_hold(handle).move_by_offset(-120, 0).release().perform()
+        after = width()
+        assert before - 140 <= after <= before - 100, (before, after)
+        self.open(keep_settings=True)
+        kept = width()
+        assert abs(kept - after) <= 1, (after, kept)
+        print(f"board resized by its handle: {before:.0f} -> {after:.0f} px, kept on reload")

@@ -7,7 +7,7 @@ import { get, post, on, openSession } from './api.js';
 import { BoardView, lastMoveMarks } from './board.js';
 import { MoveTree } from './tree.js';
 import { renderTree } from './moves.js';
-import { loadSettings } from './settings.js';
+import { loadSettings, remember, recall } from './settings.js';
 import { initPlay } from './play.js';
 import { initAnalyse } from './analyse.js';
 import { initReview } from './review.js';
@@ -423,11 +423,36 @@ function fitBoard() {
   // overflows; the board is fitted before it is drawn, so it never does).
   const width = Math.min(window.innerWidth, document.documentElement.clientWidth || Infinity);
   const narrow = width < 760;
-  const room = narrow
+  const most = narrow
     ? width - 16
     : Math.min(width - 560, window.innerHeight - 190, 620);
+  // The handle's choice, within what the window allows (not on a phone).
+  const room = narrow || !ctx.boardRoom ? most : Math.min(most, ctx.boardRoom);
   ctx.board.fit(st.board.rows, st.board.cols, Math.max(200, room));
   document.documentElement.style.setProperty('--board-width', `${ctx.board.width}px`);
+}
+
+// Dragging the handle at the board's corner sets the board's width (kept
+// between visits); the window still bounds it.
+function resizeByHandle() {
+  const handle = $('resize-handle');
+  handle.addEventListener('pointerdown', (e) => {
+    e.preventDefault();
+    handle.setPointerCapture(e.pointerId);
+    const startX = e.clientX;
+    const startWidth = ctx.board.width;
+    const move = (m) => {
+      ctx.boardRoom = Math.max(200, startWidth + (m.clientX - startX));
+      render();
+    };
+    const up = () => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', up);
+      remember('boardRoom', ctx.boardRoom);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', up);
+  });
 }
 
 async function start() {
@@ -463,7 +488,9 @@ async function start() {
     }
     for (const hook of ctx.hooks.keys) hook(e);
   });
-  window.addEventListener('resize', () => { fitBoard(); });
+  window.addEventListener('resize', () => render());
+  ctx.boardRoom = recall('boardRoom', null);
+  resizeByHandle();
   initPlay(ctx);
   initAnalyse(ctx);
   initReview(ctx);
