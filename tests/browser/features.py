@@ -203,3 +203,18 @@ class Features:
         kept = width()
         assert abs(kept - after) <= 1, (after, kept)
         print(f"board resized by its handle: {before:.0f} -> {after:.0f} px, kept on reload")
+
+    def current_move_visible(self):
+        """Review's list scrolls to the move shown at the end of a long game."""
+        self.open()
+        self.view("review")
+        Select(self.el("#records-source")).select_by_value("f0")
+        self.until("a game", lambda: self.status().startswith("Ply 0 of"))
+        self.el("body").send_keys(Keys.END)
+        self.until("the end", lambda: self.els("#review-moves .move.current"))
+        seen = self.driver.execute_script(
+            "const box = document.getElementById('review-moves').getBoundingClientRect(),"
+            " cur = document.querySelector('#review-moves .current').getBoundingClientRect();"
+            " return cur.top >= box.top - 1 && cur.bottom <= box.bottom + 1;")
+        assert seen, "the current move is scrolled out of the list"
+        print("review: the last move is scrolled into the list's view")

@@ -51,7 +51,7 @@ export function renderTree(box, tree, { start, onPick, decorate, pending } = {})
   box.replaceChildren(frag);
   const current = box.querySelector('.current');
   if (current) {
-    const top = current.offsetTop - box.offsetTop;
+    const top = current.offsetTop; // the box is positioned: its own offsets
     if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 20) box.scrollTop = top - box.clientHeight / 2;
   } else if (tree.current === tree.root) {
     box.scrollTop = 0;
