@@ -650,6 +650,12 @@ class Suite(Defects, Targets, Features):
             print(f"    load {time.perf_counter() - t:.2f} s", flush=True)
             # From navigation start to the board drawn and the page usable.
             ready.append(self.driver.execute_script("return window.yoteReadyMs"))
+        # What the page transfers: the document and every file it loads
+        # (the shared worker's too), as the browser counted them.
+        weight = self.driver.execute_script(
+            "return [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]"
+            ".filter((e) => !e.name.includes('/api/')).reduce((n, e) => n + (e.transferSize || e.encodedBodySize), 0)")
+        assert 0 < weight <= 150 * 1024, f"the page weighs {weight} bytes"
         Select(self.el("#black-player")).select_by_value("human")
         click = self.driver.execute_async_script("""
             const done = arguments[0];
@@ -690,6 +696,7 @@ class Suite(Defects, Targets, Features):
         median = lambda xs: sorted(xs)[len(xs) // 2]
         self.figures = {
             "page_ready_ms_median": round(median(ready), 1),
+            "page_weight_bytes": weight,
             "move_click_answered_ms_median": round(median(click), 1),
             "select_click_targets_ms": round(select[0], 2),
             "targets_shown": select[1],
