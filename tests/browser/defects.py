@@ -51,6 +51,14 @@ class Defects:
         seconds.clear()
         seconds.send_keys(str(movetime) + Keys.TAB)
 
+    def new_game(self, rules=None):
+        """New game through its dialog (the rules it shows picked first)."""
+        self.el("#new-game").click()
+        self.until("the new-game dialog", lambda: self.el('[data-role="new-game"]').is_displayed())
+        if rules:
+            self.el(f'[data-role="new-game"] input[value="{rules}"]').click()
+        self.el("#start-game").click()
+
     def entries(self):
         return [e.get_attribute("textContent") for e in self.els('[data-role="moves"] [data-ply]')]
 
@@ -149,7 +157,7 @@ class Defects:
         minutes = self.el("#clock-a")
         minutes.clear()
         minutes.send_keys("0.05" + Keys.TAB)
-        self.el("#new-game").click()
+        self.new_game()
         self.until("the flag fall", lambda: "time" in self.status(), timeout=10)
         time.sleep(0.5)
         clock = self.el('#bottom-player .clock').text
@@ -289,7 +297,7 @@ class Defects:
         self.until("the first draw agreed", lambda: "Draw agreed" in self.status() or self.ask_visible())
         self.close_dialogs()
         assert "Draw agreed" in self.status(), "(setup) the engine agrees at an even score"
-        self.el("#new-game").click()
+        self.new_game()
         self.until("the new game", lambda: self.game()["moves"] == [])
         self.el("#draw").click()
         time.sleep(0.5)

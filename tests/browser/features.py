@@ -127,9 +127,16 @@ class Features:
         self.click_square("c3")
         self.until("the engine's answer", lambda: len(self.game()["moves"]) == 2)
         self.el("#new-game").click()
+        self.until("the new-game dialog", lambda: self.el('[data-role="new-game"]').is_displayed())
+        about = self.el('[data-role="new-game"] input[value="hand-removal"]').find_element("xpath", "..").text
+        assert "hand" in about and len(self.els('[data-role="new-game"] input[name="new-rules"]')) >= 7, about
+        self.el('[data-role="new-game"] input[value="6x6"]').click()
+        self.shot("new-game")
+        self.el("#start-game").click()
         self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
         self.el('[data-role="ask"] [data-answer="no"]').click()
         assert len(self.game()["moves"]) == 2
+        assert self.el("#variant").get_attribute("value") == "standard", "the rules stay as they were"
         self.el("#resign").click()
         self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
         self.el('[data-role="ask"] [data-answer="no"]').click()
@@ -146,7 +153,13 @@ class Features:
                    lambda: len(self.game()["moves"]) == 1 and "Black to move" in self.status())
         assert self.el("#white-player").get_attribute("value") == "0"
         assert self.el("#black-player").get_attribute("value") == "human"
-        print(f"dialogs: new game and resignation asked; result {reason!r}; rematch with colours swapped")
+        self.close_dialogs()
+        self.players("human", "human")
+        self.new_game("6x6")
+        self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
+        self.el('[data-role="ask"] [data-answer="yes"]').click()
+        self.until("a 6x6 game", lambda: self.state()["preset"] == "6x6" and self.game()["moves"] == [])
+        print(f"dialogs: new game (rules with descriptions) and resignation asked; result {reason!r}; rematch with colours swapped")
 
     def settings_kept(self):
         """Settings are kept between visits (localStorage)."""

@@ -5,6 +5,7 @@
 import { post, on, sessionId, openSession } from './api.js';
 import { refresh, setGame, showError, render, gameRequest, switchView, $ } from './app.js';
 import { ask } from './dialog.js';
+import { remember } from './settings.js';
 import { setEvalBar, scoreWords } from './score.js';
 
 let ctx;
@@ -422,6 +423,58 @@ function analyseThisGame() {
   return g;
 }
 
+// The new-game dialog: the rules, each with its one-line description (a
+// custom spec last), the players and clock as the panel has them.
+function openNewGame() {
+  const list = $('rules-list');
+  list.replaceChildren();
+  const choice = (value, title, about) => {
+    const label = document.createElement('label');
+    const radio = document.createElement('input');
+    radio.type = 'radio';
+    radio.name = 'new-rules';
+    radio.value = value;
+    radio.checked = $('variant').value === value;
+    const name = document.createElement('b');
+    name.textContent = title;
+    const text = document.createElement('span');
+    text.textContent = about;
+    label.append(radio, name, text);
+    list.append(label);
+    return label;
+  };
+  for (const p of ctx.config.presets) choice(p.name, p.name, p.description);
+  const custom = choice('custom', 'custom', 'rules given as key=value items:');
+  const spec = document.createElement('input');
+  spec.type = 'text';
+  spec.id = 'new-game-spec';
+  spec.value = $('spec').value;
+  spec.placeholder = 'rows=6,cols=7,multi_jump=true';
+  spec.oninput = () => { custom.querySelector('input').checked = true; };
+  custom.append(spec);
+  const clockText = $('clock-kind').selectedOptions[0].text;
+  $('new-game-players').textContent = `White: ${engineName('W')} · Black: ${engineName('B')} · clock: ${clockText} (players, strength and clock are set in the panel)`;
+  $('new-game-dialog').showModal();
+}
+
+async function startFromDialog() {
+  const picked = document.querySelector('input[name="new-rules"]:checked')?.value ?? $('variant').value;
+  const previous = [$('variant').value, $('spec').value];
+  $('variant').value = picked;
+  if (picked === 'custom') $('spec').value = $('new-game-spec').value.trim();
+  $('spec-label').hidden = picked !== 'custom';
+  describeVariant();
+  $('new-game-dialog').close();
+  if (!(await newGame())) {
+    [$('variant').value, $('spec').value] = previous;
+    $('spec-label').hidden = previous[0] !== 'custom';
+    describeVariant();
+  } else {
+    remember('variant', $('variant').value);
+    remember('spec', $('spec').value);
+  }
+}
+
 async function rematch() {
   const [w, b] = [$('white-player').value, $('black-player').value];
   $('white-player').value = b;
@@ -460,7 +513,9 @@ export function initPlay(c) {
   $('clock-kind').onchange = clockLabels;
   $('clock-a').onchange = () => { resetClocks(); drawClocks(); };
   $('clock-b').onchange = () => { resetClocks(); drawClocks(); };
-  $('new-game').onclick = () => newGame();
+  $('new-game').onclick = openNewGame;
+  $('start-game').onclick = startFromDialog;
+  $('new-game-cancel').onclick = () => $('new-game-dialog').close();
   $('takeback').onclick = () => takeback().catch((e) => showError(e.message));
   $('resign').onclick = resign;
   $('draw').onclick = offerDraw;
