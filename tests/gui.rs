@@ -423,13 +423,20 @@ fn engines_play_analyse_validate_and_stream_live() {
     assert_eq!(gui.post("/api/stop", &stop).0, 200);
     // In the middle of a two-ply capture the engine gets the position that
     // owes the removal, and its line starts with one.
-    let jumped =
-        format!(r#"{{"session":"{session}","fen":"6/6/2WB2/6/B5 w 11 10 0 1","moves":["c3e3"]}}"#);
+    // Its events carry the request's id, so that the page can drop the
+    // last lines of a search it replaced.
+    let jumped = format!(
+        r#"{{"session":"{session}","fen":"6/6/2WB2/6/B5 w 11 10 0 1","moves":["c3e3"],"id":"a7"}}"#
+    );
     let path = format!("/api/events?session={session}");
     let events = gui.stream(&path, Duration::from_secs(20), "\"pv\":\"xa1", || {
         assert_eq!(gui.post("/api/analyse", &jumped).0, 200);
     });
     assert!(events.contains("\"pv\":\"xa1"), "{events}");
+    let info = events.lines().find(|l| l.contains("\"pv\":\"xa1")).unwrap();
+    assert!(info.contains("\"id\":\"a7\""), "{info}");
+    let long = format!(r#"{{"session":"{session}","id":"{}"}}"#, "x".repeat(65));
+    assert_eq!(gui.post("/api/analyse", &long).0, 400);
     assert_eq!(gui.post("/api/stop", &stop).0, 200);
     assert_eq!(gui.get("/api/events?session=nope").0, 404);
     assert_eq!(gui.get("/api/events").0, 400);

@@ -20,6 +20,11 @@ pub const ASSETS: &[(&str, &str, &[u8])] = &[
     ("analyse.js", JS, include_bytes!("assets/analyse.js")),
     ("review.js", JS, include_bytes!("assets/review.js")),
     ("watch.js", JS, include_bytes!("assets/watch.js")),
+    ("tree.js", JS, include_bytes!("assets/tree.js")),
+    ("moves.js", JS, include_bytes!("assets/moves.js")),
+    ("score.js", JS, include_bytes!("assets/score.js")),
+    ("dialog.js", JS, include_bytes!("assets/dialog.js")),
+    ("settings.js", JS, include_bytes!("assets/settings.js")),
     (
         "events-worker.js",
         JS,

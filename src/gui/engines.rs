@@ -365,12 +365,16 @@ impl Engines {
 
     /// Starts infinite analysis of the game on the analysis slot, in the
     /// background (stopping the analysis running there first); lines go to
-    /// the tab as `info` events, and `analysis` says when it ends.
+    /// the tab as `info` events, and `analysis` says when it ends. Both
+    /// carry the page's `id` of the request: a stopped search's last lines
+    /// reach the page after the next one started, and must not be taken
+    /// for the new position's.
     pub fn analyse(
         self: &Arc<Self>,
         session: Arc<Session>,
         wanted: Wanted,
         game: Replayed,
+        id: Option<String>,
     ) -> Result<(), ApiError> {
         const SLOT: usize = 2;
         self.config(wanted.engine)?;
@@ -382,11 +386,11 @@ impl Engines {
         self.ready(&session, SLOT, &mut state, &wanted, game.rules.variant())?;
         drop(state);
         let engines = self.clone();
-        thread::spawn(move || engines.analysis_thread(&session, game));
+        thread::spawn(move || engines.analysis_thread(&session, game, id));
         Ok(())
     }
 
-    fn analysis_thread(&self, session: &Session, game: Replayed) {
+    fn analysis_thread(&self, session: &Session, game: Replayed, id: Option<String>) {
         const SLOT: usize = 2;
         let Ok(mut state) = session.lock_waiting(SLOT) else {
             return;
@@ -396,7 +400,7 @@ impl Engines {
         let Some(running) = state.running.as_mut() else {
             return;
         };
-        hub.publish("analysis", &json!({"running": true}));
+        hub.publish("analysis", &json!({"running": true, "id": id}));
         // Nobody left to see the lines (the tab closed): stop thinking. The
         // page opens its event stream only once the analysis has started,
         // so the first lines may come before it: a tab counts as gone only
@@ -404,7 +408,9 @@ impl Engines {
         let started = std::time::Instant::now();
         let mut seen = false;
         let mut on_info = |line: &str| {
-            hub.publish("info", &info_json(SLOT, line));
+            let mut info = info_json(SLOT, line);
+            info["id"] = json!(id);
+            hub.publish("info", &info);
             let watched = hub.subscribers() > 0;
             seen |= watched;
             let gone = seen || started.elapsed() > ANALYSIS_GRACE;
@@ -418,12 +424,12 @@ impl Engines {
             .go_watched(&position, "go infinite", None, stop, &mut on_info);
         session.end_if_closed(&mut state);
         match result {
-            Ok(_) => hub.publish("analysis", &json!({"running": false})),
+            Ok(_) => hub.publish("analysis", &json!({"running": false, "id": id})),
             Err(e) => {
                 let error = session.failed(SLOT, &mut state, &e);
                 hub.publish(
                     "analysis",
-                    &json!({"running": false, "error": error.message}),
+                    &json!({"running": false, "error": error.message, "id": id}),
                 );
             }
         }

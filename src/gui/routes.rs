@@ -262,7 +262,13 @@ fn analyse(state: &AppState, req: &Value) -> Result<Value, ApiError> {
         ));
     }
     let wanted = wanted(state, req)?;
-    state.engines.analyse(session, wanted, game)?;
+    let id = match text_field(req, "id")? {
+        Some(id) if id.len() > 64 => {
+            return Err(ApiError::new(400, "'id' is longer than 64 characters"));
+        }
+        id => id.map(str::to_string),
+    };
+    state.engines.analyse(session, wanted, game, id)?;
     Ok(json!({"running": true}))
 }
 

@@ -34,10 +34,16 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import asset_proxy  # noqa: E402
+from defects import Defects  # noqa: E402
+from targets import Targets  # noqa: E402
+from features import Features  # noqa: E402
+
 WAIT = 20
 
 
-class Suite:
+class Suite(Defects, Targets, Features):
     def __init__(self, args):
         self.args = args
         os.makedirs(args.out, exist_ok=True)
@@ -58,6 +64,8 @@ class Suite:
              "--engine", tables_engine],
             stdout=subprocess.PIPE, text=True)
         self.url = self.server.stdout.readline().split()[-1]
+        if args.assets:
+            self.url = asset_proxy.start(self.url, args.assets)
         self.server_start_ms = (time.perf_counter() - started) * 1000
         options = webdriver.ChromeOptions()
         options.binary_location = args.chromium
@@ -94,7 +102,9 @@ class Suite:
         return self.el('[data-role="status"]').text
 
     def plies(self):
-        return len(self.els('[data-role="moves"] > li'))
+        """Entries of the move list: one per turn (a capture with its
+        removals is one)."""
+        return len(self.els('[data-role="moves"] [data-ply]'))
 
     def shot(self, name):
         path = os.path.join(self.args.out, f"{name}.png")
@@ -110,9 +120,23 @@ class Suite:
         return json.load(urllib.request.urlopen(req))
 
     def click_square(self, square):
-        self.el(f'[data-square="{square}"]').click()
+        for attempt in range(3):
+            try:
+                cell = self.el(f'[data-square="{square}"]')
+                self.driver.execute_script(
+                    "const r = arguments[0].getBoundingClientRect();"
+                    "if (r.top < 0 || r.bottom > innerHeight) arguments[0].scrollIntoView({block: 'center'});", cell)
+                cell.click()
+                return
+            except Exception as e:  # a cell redrawn or moved under the click
+                if ("stale" not in str(e).lower() and "intercepted" not in str(e)) or attempt == 2:
+                    raise
 
-    def open(self, query=""):
+    def open(self, query="", keep_settings=False):
+        # Each step starts from the page's defaults, not the settings an
+        # earlier step left in localStorage.
+        if not keep_settings and self.driver.current_url.startswith(self.url):
+            self.driver.execute_script("localStorage.clear()")
         self.driver.get(self.url + query)
         self.until("the page", lambda: self.driver.execute_script("return document.body.dataset.ready") == "true")
 
@@ -161,7 +185,7 @@ class Suite:
                 self.el('[data-role="hand-B"]').click()
             else:
                 self.click_square(move["removes"][0])
-            self.until("the removal", lambda: self.plies() >= before + 2)
+            self.until("the removal", lambda: self.plies() >= before + 1 and "owes" not in self.status())
             return
         move = self.rng.choice(legal)
         if move["from"] is None:
@@ -179,24 +203,40 @@ class Suite:
         self.captures = 0
         self.hand_removals = 0
         started = time.perf_counter()
-        for _ in range(400):
+        # Layout stability: the right panel stays put over the whole game
+        # (captures, removals, an error, the end).
+        at = self.panel_at()
+        worst = 0
+        for turn in range(400):
             st = self.state()
             if st["status"] or "Game over" in self.status():
                 break
             if st["board"]["side"] == "W":
+                if turn == 4:
+                    self.el("#move-input").send_keys("not-a-move" + Keys.ENTER)
+                    self.until("the error", lambda: self.el("#error").is_displayed())
+                    p = self.panel_at()
+                    worst = max(worst, abs(p[0] - at[0]), abs(p[1] - at[1]))
                 self.human_move(st)
                 if self.plies() == 6:
                     self.shot("play")
+                p = self.panel_at()
+                worst = max(worst, abs(p[0] - at[0]), abs(p[1] - at[1]))
             else:
                 self.until("the engine's move", lambda: self.status().startswith("White") or "Game over" in self.status())
         self.until("the end of the game", lambda: "Game over" in self.status())
         text = self.status()
         assert "wins" in text or "draw" in text, text
         assert self.captures >= 1 and self.hand_removals >= 1, (self.captures, self.hand_removals)
+        p = self.panel_at()
+        worst = max(worst, abs(p[0] - at[0]), abs(p[1] - at[1]))
+        assert worst <= 1, f"the right panel moved {worst} px during the game"
+        self.figures["panel_moved_px_whole_game"] = worst
         hands = (self.el('[data-role="hand-W"]').text, self.el('[data-role="hand-B"]').text)
         assert all(h.isdigit() for h in hands), hands
         self.shot("game-over")
-        print(f"whole game: {self.plies()} plies, {self.captures} captures by clicks, "
+        print(f"whole game: {self.plies()} moves, {self.captures} captures by clicks, "
+              f"the right panel moved at most {worst:.1f} px, "
               f"{self.hand_removals} from the hand, {time.perf_counter() - started:.1f} s; {text}")
 
     def kill_engine_mid_game(self):
@@ -241,14 +281,14 @@ class Suite:
         assert self.plies() == 0, "nothing is played before the path is chosen"
         self.shot("multi-jump-chooser")
         choices["a1 → c1 → c3 (takes b1, c2)"].click()
-        self.until("the chosen jump", lambda: self.plies() == 1 and "owes 2 removals" in self.status())
-        assert self.els('[data-role="moves"] > li')[0].get_attribute("textContent") == "a1c1c3"
+        self.until("the chosen jump", lambda: "owes 2 removals" in self.status())
+        assert self.el('[data-role="moves"] .pending').get_attribute("textContent") == "a1c1c3…"
         assert not self.els('[data-square="b1"] [data-piece]') and not self.els('[data-square="c2"] [data-piece]')
         assert self.els('[data-square="a2"] [data-piece="B"]'), "the other path's pieces stay"
         self.click_square("a2")
         self.click_square("b3")
-        self.until("the removals", lambda: self.plies() >= 2)
-        assert self.els('[data-role="moves"] > li')[1].get_attribute("textContent") == "xa2xb3"
+        self.until("the removals", lambda: self.plies() >= 1)
+        assert self.els('[data-role="moves"] [data-ply]')[0].get_attribute("textContent") == "a1c1c3xa2xb3"
         # Escape dismisses the chooser without playing.
         self.open("?variant=multi_jump=true&fen=" + urllib.parse.quote(fen))
         self.click_square("a1")
@@ -290,7 +330,7 @@ class Suite:
         self.until("a line clicked", click_first_line)
         first = picked[-1]
         self.until("the line's move played", lambda: self.plies() == 3)
-        assert self.els('[data-role="moves"] > li')[2].get_attribute("textContent") == first
+        assert self.els('[data-role="moves"] [data-ply]')[2].get_attribute("textContent") == first
         # The editor: a position the engine refuses shows its error.
         self.el("#edit-toggle").click()
         self.el("#edit-clear").click()
@@ -521,6 +561,7 @@ class Suite:
         self.until("standings", lambda: len(self.els("#standings tbody tr")) == 2)
         self.shot("watch")
         print(f"watch: {len(self.games)} games arrived live, standings of 2 engines")
+        self.watch_large()
         self.watch_match_in_progress()
 
     def watch_match_in_progress(self):
@@ -609,6 +650,12 @@ class Suite:
             print(f"    load {time.perf_counter() - t:.2f} s", flush=True)
             # From navigation start to the board drawn and the page usable.
             ready.append(self.driver.execute_script("return window.yoteReadyMs"))
+        # What the page transfers: the document and every file it loads
+        # (the shared worker's too), as the browser counted them.
+        weight = self.driver.execute_script(
+            "return [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]"
+            ".filter((e) => !e.name.includes('/api/')).reduce((n, e) => n + (e.transferSize || e.encodedBodySize), 0)")
+        assert 0 < weight <= 150 * 1024, f"the page weighs {weight} bytes"
         Select(self.el("#black-player")).select_by_value("human")
         click = self.driver.execute_async_script("""
             const done = arguments[0];
@@ -649,6 +696,7 @@ class Suite:
         median = lambda xs: sorted(xs)[len(xs) // 2]
         self.figures = {
             "page_ready_ms_median": round(median(ready), 1),
+            "page_weight_bytes": weight,
             "move_click_answered_ms_median": round(median(click), 1),
             "select_click_targets_ms": round(select[0], 2),
             "targets_shown": select[1],
@@ -678,6 +726,11 @@ def split_games(text):
     return ["[Event " + p for p in parts[1:]]
 
 
+DEFECTS = ["defect_01_takeback", "defect_02_analysis_after_move", "defect_03_link_still",
+           "defect_04_rules_confirm", "defect_05_flag", "defect_06_layout", "defect_07_status",
+           "defect_08_scores", "defect_09_review_end", "defect_10_draw_offer", "defect_12_move_list"]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--yote", required=True)
@@ -686,6 +739,8 @@ def main():
     p.add_argument("--chromium", default="/usr/bin/chromium")
     p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     p.add_argument("--only", default="")
+    p.add_argument("--assets", default="", help="serve the page's files from this folder (no rebuild)")
+    p.add_argument("--keep-going", action="store_true", help="run every step, then list the failures")
     args = p.parse_args()
     suite = Suite(args)
     started = time.perf_counter()
@@ -693,12 +748,22 @@ def main():
         # `memory` (10 tabs, a 1,000-game watch) is a measurement, run
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
-            "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
+            *DEFECTS, "analysis_matches_board", "phone", "move_tree", "analyse_this_game", "arrow_and_marks",
+            "play_dialogs", "settings_kept", "board_resize", "current_move_visible", "docs_screenshot", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
             "measure"]
+        failures = []
         for step in steps:
             t = time.perf_counter()
-            getattr(suite, step)()
-            print(f"  ({step}: {time.perf_counter() - t:.1f} s)")
+            try:
+                getattr(suite, step)()
+            except Exception as e:
+                if not args.keep_going:
+                    raise
+                failures.append(step)
+                print(f"FAILED {step}: {type(e).__name__}: {str(e)[:300]}")
+            print(f"  ({step}: {time.perf_counter() - t:.1f} s)", flush=True)
+        if failures:
+            raise SystemExit(f"failed: {', '.join(failures)}")
     finally:
         suite.close()
     print(f"browser suite passed in {time.perf_counter() - started:.1f} s; screenshots in {args.out}")

@@ -1,41 +1,50 @@
-// Analyse: infinite analysis of the shown position with MultiPV lines
-// streaming in, the evaluation bar, the tablebase value when the engine
-// reports one, and a position editor checked by the engine.
+// Analyse: infinite analysis of the position on the board with MultiPV
+// lines streaming in, the evaluation bar and best-line arrow, the table
+// value when the engine reports one, a move tree with variations, and a
+// position editor checked by the engine.
+//
+// Lines always belong to the board: every analysis request carries an id,
+// the position changing starts a new one (lines cleared at once), and
+// events of any other id (a stopped search's last words) are dropped.
 
 import { post, on, openSession, listen, unlisten } from './api.js';
-import { setGame, playText, showError, render, gameRequest, $ } from './app.js';
-import { squareIndex } from './board.js';
+import { setGame, playText, showError, render, refresh, goTo, active, keyOf, $ } from './app.js';
+import { squareIndex, miniBoard } from './board.js';
+import { scoreWords, setEvalBar, TABLE_WIN } from './score.js';
+import { treeText, parseTreeText, MoveTree } from './tree.js';
+import { remember, recall } from './settings.js';
 
 let ctx;
-let running = false;
-let lines = [];             // by multipv index, the latest info of each
+let wanted = false;          // the person asked for analysis
+let current = 0;             // the id of the analysis whose lines are shown
+let counter = 0;
+let analysed = null;         // {id, request, side} of the analysis shown
+let inflight = false;
+let queued = null;
+let lines = [];              // by multipv index, the latest info of each
 let put = 'W';
-let editCells = null;       // the board being edited, as a cells string
+let editCells = null;        // the board being edited, as a cells string
+let arrow = true;
 const MAX_LINES = 16;
 
-function scoreText(score, sideToMove) {
-  if (!score) return '';
-  if (score.kind === 'mate') return `${score.value > 0 ? '+' : '-'}M${Math.abs(score.value)}`;
-  const white = sideToMove === 'W' ? score.value : -score.value;
-  return (white >= 0 ? '+' : '') + (white / 100).toFixed(2);
-}
-
-function whiteCp(score, sideToMove) {
-  if (!score) return 0;
-  const v = score.kind === 'mate' ? (score.value > 0 ? 10000 : -10000) : score.value;
-  return sideToMove === 'W' ? v : -v;
-}
-
-export function setEvalBar(cp) {
-  const bar = $('evalbar');
-  const share = 1 / (1 + Math.exp(-cp / 200));
-  bar.querySelector('.fill').style.height = `${(share * 100).toFixed(1)}%`;
-  bar.querySelector('span').textContent = cp === null ? '' : (cp / 100).toFixed(1);
+// Lines of a line no longer on the board are never shown.
+function dropStaleLines() {
+  if (analysed && analysed.key !== keyOf(ctx.game)) {
+    current = ++counter;
+    analysed = null;
+    lines = [];
+    drawLines();
+  }
 }
 
 function drawLines() {
-  const side = ctx.state?.board.side;
+  const side = analysed?.side;
+  if (analysed && analysed.key !== keyOf(ctx.game)) lines = [];
+  if (!lines.length) hidePreview();
   const list = $('lines');
+  // Room for the lines asked for, so that the panel below does not jump
+  // as they are cleared and come back.
+  list.style.minHeight = `${Math.min(MAX_LINES, Math.max(1, Number($('multipv').value) || 1)) * 2.7}em`;
   list.replaceChildren();
   for (const info of lines) {
     if (!info) continue;
@@ -43,7 +52,7 @@ function drawLines() {
     li.dataset.pv = info.pv ?? '';
     const score = document.createElement('span');
     score.className = 'score';
-    score.textContent = scoreText(info.score, side);
+    score.textContent = scoreWords(info.score, side).text;
     const pv = document.createElement('span');
     pv.className = 'pv';
     pv.textContent = info.pv ?? '';
@@ -53,22 +62,27 @@ function drawLines() {
     li.append(score, ' ', pv, meta);
     li.title = 'click to play this line\'s first move';
     li.onclick = () => playLine(info.pv);
+    li.onmouseenter = (e) => preview(info.pv, e);
+    li.onmouseleave = hidePreview;
     list.append(li);
   }
   const best = lines[0];
   if (best) {
-    setEvalBar(whiteCp(best.score, side));
+    const words = scoreWords(best.score, side);
+    setEvalBar(words.white, ctx.flipped, words.bar);
     $('analysis-summary').textContent = `depth ${best.depth ?? '?'}, ${best.nodes ?? 0} nodes, ${best.nps ?? 0} nodes/s`;
     // A table position: the engine answers at depth 1 from its tables.
     const tb = best.tbhits && best.nodes <= 1;
     $('tb-value').textContent = tb ? `Tablebase: ${tableValue(best.score)}` : '';
+  } else {
+    setEvalBar(null, ctx.flipped);
+    $('analysis-summary').textContent = wanted ? 'analysing…' : '';
+    $('tb-value').textContent = '';
   }
+  render();
 }
 
-// A table win scores `cp 30744 - d`, d plies to the next capture
-// (protocol.md); tables of distances to the end give a mate instead.
-const TABLE_WIN = 30744;
-
+// The table's value from the mover's view, as `yote tb probe` says it.
 function tableValue(score) {
   if (!score) return '?';
   const moves = (n) => `${n} move${n === 1 ? '' : 's'}`;
@@ -82,32 +96,98 @@ function tableValue(score) {
   return `${score.value} cp`;
 }
 
+// Hovering a line shows the position at its end on a small board.
+let previewing = 0;
+
+async function preview(pv, event) {
+  const mine = ++previewing;
+  const request = ctx.stateRequest;
+  if (!pv || !request) return;
+  try {
+    const st = await post('/api/state', { ...request, moves: [...request.moves, ...pv.split(' ')] });
+    if (mine !== previewing) return;
+    const box = $('line-preview');
+    box.replaceChildren(miniBoard(st.board));
+    box.style.left = `${Math.min(event.clientX + 16, window.innerWidth - 200)}px`;
+    box.style.top = `${event.clientY + 16}px`;
+    box.hidden = false;
+  } catch (_) { /* a line of another position: nothing to show */ }
+}
+
+function hidePreview() {
+  previewing++;
+  $('line-preview').hidden = true;
+  $('line-preview').replaceChildren();
+}
+
 async function playLine(pv) {
   const first = pv?.split(' ')[0];
   if (!first) return;
   await playText(first).catch(() => {});
 }
 
-async function start() {
+// The position on the board changed (or analysis was asked for): the
+// lines shown are dropped at once and the new position is analysed.
+function analyseBoard() {
+  current = ++counter;
   lines = [];
-  drawLines();
+  const st = ctx.state;
+  if (!wanted || ctx.view !== 'analyse' || !st || st.status) {
+    analysed = null;
+    if (wanted && st?.status) $('analysis-summary').textContent = `nothing to analyse: ${st.status.text}`;
+    drawLines();
+    if (wanted && st?.status) stopEngine();
+    return;
+  }
   const multipv = Math.min(MAX_LINES, Math.max(1, Number($('multipv').value) || 1));
+  analysed = { id: current, side: st.board.side, key: keyOf(ctx.stateRequest) };
+  queued = { ...ctx.stateRequest, engine: Number($('analyse-engine').value), multipv, id: String(current) };
+  drawLines();
+  pump();
+}
+
+// One request at a time, the latest wanted: requests racing each other
+// could reach the server out of order.
+async function pump() {
+  if (inflight || !queued) return;
+  const request = queued;
+  queued = null;
+  inflight = true;
   try {
     await listen();
     const session = await openSession();
-    await post('/api/analyse', gameRequest({ session, engine: Number($('analyse-engine').value), multipv }));
-    running = true;
-    showError('');
+    await post('/api/analyse', { ...request, session });
+    if (request.id === String(current)) showError('');
   } catch (e) {
-    running = false;
-    showError(e.message);
+    if (request.id === String(current)) {
+      showError(e.message);
+      wanted = false;
+      $('analyse-go').classList.remove('on');
+    }
+  } finally {
+    inflight = false;
   }
+  pump();
 }
 
-async function stop() {
-  running = false;
+function startAnalysis() {
+  wanted = true;
+  $('analyse-go').classList.add('on');
+  analyseBoard();
+}
+
+async function stopEngine() {
   const session = await openSession();
   await post('/api/stop', { session, slot: 'A' }).catch(() => {});
+}
+
+// The search's last lines (sent as it stops) are still taken; its end
+// event closes the stream.
+function stopAnalysis() {
+  wanted = false;
+  queued = null;
+  $('analyse-go').classList.remove('on');
+  stopEngine();
 }
 
 // Editor: the palette puts pieces; the fields give hands, side, owed.
@@ -190,27 +270,94 @@ function toggleEditing(on) {
 async function applyEdit() {
   if (!ctx.editing) toggleEditing(true);
   const fen = editedFen();
+  // The server checks the position with the analysis engine, which stops
+  // the analysis running there: its end is not the person's stop.
+  current = ++counter;
+  lines = [];
+  drawLines();
   try {
     const session = await openSession();
-    const answer = await post('/api/validate', { session, variant: ctx.game.variant, fen, engine: Number($('analyse-engine').value) });
+    const answer = await post('/api/validate', { session, variant: active().variant, fen, engine: Number($('analyse-engine').value) });
     if (!answer.ok) {
       showError(`${answer.by === 'engine' ? 'The engine refuses the position' : 'Not a position'}: ${answer.error}`, 'edit-error');
+      analyseBoard();
       return;
     }
+    await setGame({ variant: active().variant, fen, moves: [] }, 'analyse');
     showError('', 'edit-error');
     toggleEditing(false);
-    await setGame({ variant: ctx.game.variant, fen, moves: [] });
-    if (running) start();
   } catch (e) {
     showError(e.message, 'edit-error');
+    analyseBoard();
+  }
+}
+
+// The move tree's tools.
+function promote() {
+  const tree = active().tree;
+  if (tree.promote(tree.current)) render();
+}
+
+function deleteMove() {
+  const tree = active().tree;
+  const n = tree.current;
+  if (!n.parent) return;
+  tree.remove(n);
+  goTo(tree.current);
+}
+
+function copyTree() {
+  const st = ctx.state;
+  const g = active();
+  const fields = st.start.split(' ');
+  const tags = [['Variant', st.variant]];
+  if (g.fen) tags.push(['FEN', st.start]);
+  const text = tags.map(([k, v]) => `[${k} "${v}"]`).join('\n') + '\n\n' + treeText(g.tree, fields[1] === 'b', Number(fields[5]) || 1) + ' *\n';
+  $('tree-text').value = text;
+  navigator.clipboard?.writeText(text).catch(() => {});
+}
+
+// Text with variations read back: every line is replayed by the server
+// before the tree replaces the one shown.
+async function loadTree() {
+  const text = $('tree-text').value;
+  try {
+    const tag = (name) => text.match(new RegExp(`\\[${name} "([^"]*)"\\]`))?.[1];
+    const variant = tag('Variant') ?? active().variant;
+    const fen = tag('FEN') ?? null;
+    const tree = parseTreeText(text);
+    for (const leaf of tree.leaves()) {
+      await post('/api/state', { variant, fen, moves: tree.line(leaf) });
+    }
+    await setGame({ variant, fen, moves: [] }, 'analyse');
+    const g = active();
+    g.tree = tree;
+    tree.current = tree.root;
+    showError('', 'tree-error');
+    await refresh();
+  } catch (e) {
+    showError(`not loaded: ${e.message}`, 'tree-error');
   }
 }
 
 export function initAnalyse(c) {
   ctx = c;
   ctx.config.engines.forEach((e, i) => $('analyse-engine').append(new Option(e.name, String(i))));
-  $('analyse-go').onclick = start;
-  $('analyse-stop').onclick = stop;
+  arrow = recall('arrow', true);
+  $('arrow-toggle').classList.toggle('on', arrow);
+  $('arrow-toggle').onclick = () => {
+    arrow = !arrow;
+    remember('arrow', arrow);
+    $('arrow-toggle').classList.toggle('on', arrow);
+    render();
+  };
+  $('analyse-go').onclick = startAnalysis;
+  $('analyse-stop').onclick = stopAnalysis;
+  $('multipv').onchange = () => { if (wanted) analyseBoard(); };
+  $('tree-promote').onclick = promote;
+  $('tree-delete').onclick = deleteMove;
+  $('tree-copy').onclick = copyTree;
+  $('tree-load').onclick = loadTree;
   for (const b of document.querySelectorAll('[data-put]')) b.onclick = () => {
     put = b.dataset.put;
     for (const o of document.querySelectorAll('[data-put]')) o.classList.toggle('on', o === b);
@@ -240,27 +387,36 @@ export function initAnalyse(c) {
   const previous = ctx.hooks.square;
   ctx.hooks.square = (square, phase) => (phase === 'down' && editorSquare(square)) || (previous ? previous(square, phase) : false);
   on('info', (info) => {
-    if (info.slot !== 'A' || !info.pv) return;
+    if (info.slot !== 'A' || !info.pv || info.id !== String(current)) return;
     const k = Math.min(MAX_LINES, Math.max(1, info.multipv)) - 1;
-    // A new first line at a greater depth starts a new set of lines.
-    if (k === 0 && lines[0] && info.depth > lines[0].depth) lines = lines.slice(0, 1);
+    // Each line is replaced as its next depth comes; the others stay
+    // meanwhile, all of this position.
     lines[k] = info;
     drawLines();
   });
   on('analysis', (a) => {
+    if (a.id !== String(current)) return;
     if (a.error) showError(a.error);
-    running = a.running;
-    if (!a.running) unlisten();
-    $('analyse-go').classList.toggle('on', a.running);
+    if (!a.running) {
+      // The engine ended this analysis by itself (an error, a finished
+      // search): nothing more comes.
+      wanted = false;
+      $('analyse-go').classList.remove('on');
+      unlisten();
+    }
   });
-  // A new position while analysing: analyse it instead.
-  ctx.hooks.changed.push(() => { if (running && ctx.view === 'analyse') start(); });
+  // The best line's first move as an arrow on the board.
+  ctx.boardArrow = () => (arrow && ctx.view === 'analyse' && lines[0]?.pv ? lines[0].pv.split(' ')[0] : null);
+  ctx.hooks.changed.push(() => { if (ctx.view === 'analyse') analyseBoard(); });
+  ctx.hooks.moved = [dropStaleLines];
   // Outside editing the editor's fields show the position on the board.
   ctx.hooks.changed.push((state) => { if (!ctx.editing) showPositionFields(state.board); });
   ctx.hooks.view.push((view) => {
     if (view !== 'analyse') {
       if (ctx.editing) toggleEditing(false);
-      if (running) stop();
+      if (wanted) stopAnalysis();
     }
   });
 }
+
+export { MoveTree };

@@ -1,17 +1,20 @@
 // Play: who plays each side (a person or an engine from the command
 // line), strength, clocks, and the engine's moves; takeback, new game,
-// resignation and draw offers.
+// resignation and draw offers, the result and a rematch.
 
-import { post, on } from './api.js';
-import { refresh, setGame, playText, showError, render, gameRequest, $ } from './app.js';
-import { sessionId, openSession } from './api.js';
+import { post, on, sessionId, openSession } from './api.js';
+import { refresh, setGame, showError, render, gameRequest, switchView, $ } from './app.js';
+import { ask } from './dialog.js';
+import { remember } from './settings.js';
+import { setEvalBar, scoreWords } from './score.js';
 
 let ctx;
 let generation = 0;         // bumps on new game / takeback: late replies are dropped
 const clock = { left: { W: 0, B: 0 }, turn: null, since: 0, made: { W: 0, B: 0 }, plies: 0, timer: null };
-const lastScore = { W: null, B: null };
+let lastScore = { W: null, B: null };
 const failed = { W: null, B: null };
 let paused = false;
+let variantShown = 'standard';
 
 function players() {
   return { W: $('white-player').value, B: $('black-player').value };
@@ -21,7 +24,15 @@ const isEngine = (side) => players()[side] !== 'human';
 
 function engineName(side) {
   const p = players()[side];
-  return p === 'human' ? 'You' : ctx.config.engines[Number(p)].name;
+  return p === 'human' ? 'You' : ctx.config.engines[Number(p)]?.name ?? 'engine';
+}
+
+const game = () => ctx.games.play;
+
+// A game that has begun and not ended: what a new game would throw away.
+function inProgress() {
+  const st = ctx.view === 'play' ? ctx.state : null;
+  return game().tree.root.children.length > 0 && !ctx.over && !(st && st.status && game().tree.atEnd());
 }
 
 function clockSettings() {
@@ -45,10 +56,13 @@ function elapsed() {
   return clock.turn ? performance.now() - clock.since : 0;
 }
 
-// A move was completed (not a jump waiting for its removals): charge the
-// mover, start the clock of the side now to move.
+// A move was completed at the game's end: charge the mover, start the
+// clock of the side now to move.
 function onState(st) {
-  const completed = st.pending ? st.moves.length - 1 : st.moves.length;
+  if (ctx.view !== 'play') return;
+  const tree = game().tree;
+  if (!tree.atEnd()) return;
+  const completed = tree.depth();
   const c = clockSettings();
   if (clock.turn && completed > clock.plies && c.kind !== 'movetime') {
     const side = clock.turn;
@@ -57,11 +71,13 @@ function onState(st) {
     if (c.moves && clock.made[side] % c.moves === 0) clock.left[side] += c.base;
   }
   if (completed !== clock.plies || !clock.turn) {
-    clock.turn = st.status || ctx.over ? null : st.board.side;
+    clock.turn = st.status || ctx.over || st.pending ? (st.pending ? clock.turn : null) : st.board.side;
     clock.since = performance.now();
   }
   clock.plies = completed;
   drawClocks();
+  showBar();
+  if (st.status && !ctx.over) showResult(`${st.status.text}`, st.status.result);
   maybeEngine();
 }
 
@@ -77,11 +93,13 @@ function drawClocks() {
     const box = $(id);
     const side = box.dataset.side;
     const el = box.querySelector('.clock');
-    const running = clock.turn === side && !ctx.over && !ctx.state?.status && ctx.view === 'play' && !failed[side];
+    if (ctx.view !== 'play') { el.textContent = ''; el.className = 'clock'; continue; }
+    const running = clock.turn === side && !ctx.over && !ctx.state?.status && !failed[side] && !paused;
     const shown = c.kind === 'movetime'
       ? (running ? elapsed() : 0)
       : clock.left[side] - (running ? elapsed() : 0);
-    el.textContent = c.kind === 'movetime' && isEngine(side) ? `${format(shown)} / ${format(c.movetime)}` : format(shown);
+    const text = c.kind === 'movetime' && isEngine(side) ? `${format(shown)} / ${format(c.movetime)}` : format(shown);
+    if (el.textContent !== text) el.textContent = text;
     el.classList.toggle('running', running);
     el.classList.toggle('flagged', c.kind !== 'movetime' && shown <= 0);
     if (running && c.kind !== 'movetime' && shown <= 0 && !ctx.over) flag(side);
@@ -89,15 +107,28 @@ function drawClocks() {
 }
 
 function flag(side) {
+  // The flag fell: the loser has no time left, whatever the last charge.
+  clock.left[side] = 0;
   const winner = side === 'W' ? 'Black' : 'White';
-  endGame(`${side === 'W' ? 'White' : 'Black'} ran out of time — ${winner} wins (${side === 'W' ? '0-1' : '1-0'})`);
+  endGame(`${side === 'W' ? 'White' : 'Black'} ran out of time — ${winner} wins`, side === 'W' ? '0-1' : '1-0');
 }
 
-function endGame(text) {
-  ctx.over = text;
+function endGame(text, result) {
+  ctx.over = `${text} (${result})`;
   clock.turn = null;
+  generation++;
+  ctx.thinking = false;
   stopEngines();
   render();
+  drawClocks();
+  showResult(text, result);
+}
+
+function showResult(reason, result) {
+  const box = $('result');
+  box.querySelector('[data-role="result-title"]').textContent = result === '1/2-1/2' ? 'Draw' : result === '1-0' ? 'White wins' : 'Black wins';
+  box.querySelector('[data-role="result-reason"]').textContent = `${reason} (${result})`;
+  if (!box.open) box.showModal();
 }
 
 function stopEngines() {
@@ -124,12 +155,24 @@ function goClock(side) {
   return out;
 }
 
+// The bar in Play: the latest engine's view of the game, from White's
+// side (a person against a person shows none).
+function showBar() {
+  const st = ctx.state;
+  const latest = ['W', 'B'].map((s) => lastScore[s]).filter(Boolean).sort((a, b) => b.at - a.at)[0];
+  if (!latest || !st) { setEvalBar(null, ctx.flipped); return; }
+  const white = latest.side === 'W' ? latest.cp : -latest.cp;
+  setEvalBar(white, ctx.flipped, scoreWords({ kind: 'cp', value: latest.cp }, latest.side).bar);
+}
+
 async function maybeEngine() {
   const st = ctx.state;
-  if (!st || ctx.view !== 'play' || st.status || ctx.over || st.pending || ctx.thinking || paused) return;
+  const g = game();
+  if (!st || ctx.view !== 'play' || st.status || ctx.over || st.pending || ctx.thinking || paused || !g.tree.atEnd()) return;
   const side = st.board.side;
   if (!isEngine(side) || failed[side]) return;
   const mine = ++generation;
+  const asked = g.tree.current;
   ctx.thinking = true;
   render();
   try {
@@ -137,10 +180,12 @@ async function maybeEngine() {
     const reply = await post('/api/go', gameRequest({
       session, slot: side, engine: Number(players()[side]), clock: goClock(side), ...strength(),
     }));
-    if (mine !== generation) return;
-    lastScore[side] = reply.score;
+    // Only on the position it was asked about: a takeback, a new game or
+    // another view since then makes the answer stale.
+    if (mine !== generation || game() !== g || g.tree.end() !== asked) return;
+    if (reply.score !== null && reply.score !== undefined) lastScore[side] = { cp: reply.score, side, at: performance.now() };
     ctx.thinking = false;
-    await playText(reply.bestmove);
+    await playEngineMove(g, reply.bestmove);
   } catch (e) {
     if (mine !== generation) return;
     if (e.engine) {
@@ -154,7 +199,25 @@ async function maybeEngine() {
   }
 }
 
+// The engine's move goes at the end of the game, even when the person is
+// looking at an earlier move meanwhile.
+async function playEngineMove(g, move) {
+  const tree = g.tree;
+  const looking = tree.current;
+  const end = tree.end();
+  tree.current = end;
+  tree.play(move);
+  if (looking !== end) {
+    tree.current = looking;
+    render();
+    return;
+  }
+  await refresh();
+}
+
 function drawEngineBox() {
+  // Strength applies only where an engine plays.
+  for (const el of document.querySelectorAll('[data-engines-only]')) el.hidden = !isEngine('W') && !isEngine('B');
   const box = $('engine-box');
   box.replaceChildren();
   for (const side of ['W', 'B']) {
@@ -177,7 +240,7 @@ function drawEngineBox() {
 async function restart(side) {
   try {
     const session = await openSession();
-    await post('/api/restart', { session, slot: side, variant: ctx.game.variant });
+    await post('/api/restart', { session, slot: side, variant: game().variant });
     failed[side] = null;
     showError('');
     drawEngineBox();
@@ -189,70 +252,96 @@ async function restart(side) {
   }
 }
 
-async function newGame() {
+function chosenVariant() {
+  return $('variant').value === 'custom' ? $('spec').value.trim() || 'standard' : $('variant').value;
+}
+
+async function newGame({ confirm = true } = {}) {
+  if (confirm && inProgress() && !(await ask('Start a new game? The game in progress will be lost.', 'New game'))) return false;
   generation++;
   stopEngines();
   ctx.thinking = false;
-  const variant = $('variant').value === 'custom' ? $('spec').value.trim() || 'standard' : $('variant').value;
+  lastScore = { W: null, B: null };
   resetClocks();
   paused = false;
-  await setGame({ variant, fen: null, moves: [] }).catch(() => {});
+  if ($('result').open) $('result').close();
+  await setGame({ variant: chosenVariant(), fen: null, moves: [] }, 'play').catch(() => {});
+  variantShown = $('variant').value;
+  return true;
 }
 
+// Moves taken back to a position where a person is to move (one ply when
+// nobody is). Positions in between are asked of the server without being
+// shown, so that no engine starts thinking on them.
 async function takeback() {
   generation++;
   stopEngines();
   ctx.thinking = false;
   ctx.over = null;
-  const moves = ctx.game.moves;
-  if (!moves.length) return;
-  moves.pop();
-  // Back to a position where a person is to move, when one plays.
+  const g = game();
+  const tree = g.tree;
+  g.pending = null;
+  let at = tree.end();
+  if (!at.parent) { await refresh(); return; }
+  at = at.parent;
   const humans = ['W', 'B'].filter((s) => !isEngine(s));
   paused = humans.length === 0;
-  while (moves.length && humans.length) {
-    const st = await refresh();
-    if (humans.includes(st.board.side) && !st.pending) break;
-    moves.pop();
+  while (at.parent && humans.length) {
+    const side = at.side ?? (await post('/api/state', { variant: g.variant, fen: g.fen, moves: tree.line(at) })).board.side;
+    if (humans.includes(side)) break;
+    at = at.parent;
   }
+  for (const gone of at.children.slice()) tree.remove(gone);
+  tree.current = at;
+  resetClockTurn();
   await refresh();
 }
 
-function resign() {
+function resetClockTurn() {
+  clock.turn = null;
+  clock.plies = game().tree.depth(game().tree.end());
+}
+
+async function resign() {
   const st = ctx.state;
   if (!st || st.status || ctx.over) return;
   const humans = ['W', 'B'].filter((s) => !isEngine(s));
   const side = humans.length === 1 ? humans[0] : st.board.side;
   const name = side === 'W' ? 'White' : 'Black';
-  endGame(`${name} resigns — ${side === 'W' ? 'Black wins (0-1)' : 'White wins (1-0)'}`);
+  if (!(await ask(`Resign this game as ${name}?`, 'Resign'))) return;
+  endGame(`${name} resigns — ${side === 'W' ? 'Black' : 'White'} wins`, side === 'W' ? '0-1' : '1-0');
 }
 
+// An engine agrees to a draw on its own latest view of this game; before
+// it has judged the game it declines.
 function offerDraw() {
   const st = ctx.state;
   if (!st || st.status || ctx.over) return;
   const engines = ['W', 'B'].filter(isEngine);
   if (engines.length === 1) {
     const score = lastScore[engines[0]];
-    if (score !== null && Math.abs(score) <= 30) endGame('Draw agreed (1/2-1/2)');
+    if (!score) showError(`${engineName(engines[0])} declines the draw: it has not judged this game yet`);
+    else if (Math.abs(score.cp) <= 30) endGame('Draw agreed', '1/2-1/2');
     else showError(`${engineName(engines[0])} declines the draw`);
   } else if (engines.length === 0) {
-    endGame('Draw agreed (1/2-1/2)');
+    endGame('Draw agreed', '1/2-1/2');
   }
 }
 
 function recordText() {
   const st = ctx.state;
   const p = players();
+  const line = game().tree.line(game().tree.end());
   const result = st.status?.result ?? (ctx.over?.match(/\((1-0|0-1|1\/2-1\/2)\)/)?.[1]) ?? '*';
-  const tags = [['Event', 'yote gui'], ['White', engineName('W') === 'You' && p.W === 'human' ? 'person' : engineName('W')],
+  const tags = [['Event', 'yote gui'], ['White', p.W === 'human' ? 'person' : engineName('W')],
     ['Black', p.B === 'human' ? 'person' : engineName('B')]];
   if (!st.preset || st.preset !== 'standard') tags.push(['Variant', st.preset ?? st.variant]);
-  if (ctx.game.fen) tags.push(['FEN', st.start]);
+  if (game().fen) tags.push(['FEN', st.start]);
   tags.push(['Result', result]);
   const black = st.start.split(' ')[1] === 'b';
   let number = Number(st.start.split(' ')[5] ?? 1) || 1;
   const parts = [];
-  st.engine_moves.forEach((m, i) => {
+  line.forEach((m, i) => {
     const whiteMove = (i % 2 === 0) !== black;
     if (i === 0 && black) parts.push(`${number}...`);
     if (whiteMove) parts.push(`${number}.`);
@@ -265,18 +354,19 @@ function recordText() {
 async function loadText() {
   const text = $('record').value.trim();
   if (!text) return;
+  if (inProgress() && !(await ask('Load this instead of the game in progress?', 'Load'))) return;
   try {
     if (text.startsWith('[') || /^\d+\./.test(text)) {
       const up = await post(`/api/records?name=pasted`, text.startsWith('[') ? text : `[Result "*"]\n\n${text} *\n`);
-      const game = await (await fetch(`/api/records/${up.id}/0`)).json();
-      if (game.error) throw new Error(game.error);
+      const record = await (await fetch(`/api/records/${up.id}/0`)).json();
+      if (record.error) throw new Error(record.error);
       resetClocks();
-      await setGame({ variant: game.variant, fen: game.start, moves: game.plies.map((p) => p.text) });
+      await setGame({ variant: record.variant, fen: record.start, moves: record.plies.map((p) => p.text) }, 'play');
     } else {
-      const spec = $('variant').value === 'custom' ? $('spec').value.trim() : $('variant').value;
       resetClocks();
-      await setGame({ variant: spec, fen: text, moves: [] });
+      await setGame({ variant: chosenVariant(), fen: text, moves: [] }, 'play');
     }
+    lastScore = { W: null, B: null };
     showError('');
   } catch (e) {
     showError(e.message);
@@ -295,49 +385,144 @@ function fillSelects() {
   $('black-player').value = '0';
 }
 
+function describeVariant() {
+  const preset = ctx.config.presets.find((p) => p.name === $('variant').value);
+  $('variant-about').textContent = preset ? preset.description : 'rules given as key=value items';
+}
+
 function clockLabels() {
   const kind = $('clock-kind').value;
   $('clock-a-label').firstChild.textContent = kind === 'movetime' ? 'Seconds per move ' : 'Minutes ';
   $('clock-b-label').hidden = kind === 'movetime';
   $('clock-b-label').firstChild.textContent = kind === 'clock' ? 'Increment (s) ' : 'Moves per period ';
   if (kind === 'moves' && Number($('clock-b').value) < 1) $('clock-b').value = '40';
-  if (kind !== 'movetime' && Number($('clock-a').value) < 0.2) $('clock-a').value = '5';
+  if (kind !== 'movetime' && Number($('clock-a').value) < 0.05) $('clock-a').value = '5';
   resetClocks();
   drawClocks();
+}
+
+// Rules changed: a new game, once a game in progress may be thrown away.
+async function rulesChanged() {
+  $('spec-label').hidden = $('variant').value !== 'custom';
+  describeVariant();
+  if ($('variant').value === 'custom') return;
+  if (!(await newGame())) {
+    $('variant').value = variantShown;
+    $('spec-label').hidden = variantShown !== 'custom';
+    describeVariant();
+  }
+}
+
+function analyseThisGame() {
+  const g = game();
+  ctx.games.analyse = null;
+  if ($('result').open) $('result').close();
+  switchView('analyse');
+  // The analysis board starts at the game's current move, the whole game
+  // in its tree.
+  return g;
+}
+
+// The new-game dialog: the rules, each with its one-line description (a
+// custom spec last), the players and clock as the panel has them.
+function openNewGame() {
+  const list = $('rules-list');
+  list.replaceChildren();
+  const choice = (value, title, about) => {
+    const label = document.createElement('label');
+    const radio = document.createElement('input');
+    radio.type = 'radio';
+    radio.name = 'new-rules';
+    radio.value = value;
+    radio.checked = $('variant').value === value;
+    const name = document.createElement('b');
+    name.textContent = title;
+    const text = document.createElement('span');
+    text.textContent = about;
+    label.append(radio, name, text);
+    list.append(label);
+    return label;
+  };
+  for (const p of ctx.config.presets) choice(p.name, p.name, p.description);
+  const custom = choice('custom', 'custom', 'rules given as key=value items:');
+  const spec = document.createElement('input');
+  spec.type = 'text';
+  spec.id = 'new-game-spec';
+  spec.value = $('spec').value;
+  spec.placeholder = 'rows=6,cols=7,multi_jump=true';
+  spec.oninput = () => { custom.querySelector('input').checked = true; };
+  custom.append(spec);
+  const clockText = $('clock-kind').selectedOptions[0].text;
+  $('new-game-players').textContent = `White: ${engineName('W')} · Black: ${engineName('B')} · clock: ${clockText} (players, strength and clock are set in the panel)`;
+  $('new-game-dialog').showModal();
+}
+
+async function startFromDialog() {
+  const picked = document.querySelector('input[name="new-rules"]:checked')?.value ?? $('variant').value;
+  const previous = [$('variant').value, $('spec').value];
+  $('variant').value = picked;
+  if (picked === 'custom') $('spec').value = $('new-game-spec').value.trim();
+  $('spec-label').hidden = picked !== 'custom';
+  describeVariant();
+  $('new-game-dialog').close();
+  if (!(await newGame())) {
+    [$('variant').value, $('spec').value] = previous;
+    $('spec-label').hidden = previous[0] !== 'custom';
+    describeVariant();
+  } else {
+    remember('variant', $('variant').value);
+    remember('spec', $('spec').value);
+  }
+}
+
+async function rematch() {
+  const [w, b] = [$('white-player').value, $('black-player').value];
+  $('white-player').value = b;
+  $('black-player').value = w;
+  for (const id of ['white-player', 'black-player']) $(id).dispatchEvent(new Event('change'));
+  await newGame({ confirm: false });
 }
 
 export function initPlay(c) {
   ctx = c;
   fillSelects();
   ctx.playerName = (side) => engineName(side);
+  ctx.rulesChosen = chosenVariant;
   ctx.humanToMove = (side) => !isEngine(side);
   ctx.hooks.changed.push((st) => {
+    if (ctx.view !== 'play') return;
     if (st.preset && $('variant').value !== st.preset) $('variant').value = st.preset;
     if (!st.preset) { $('variant').value = 'custom'; $('spec').value = st.variant; $('spec-label').hidden = false; }
+    variantShown = $('variant').value;
+    describeVariant();
     onState(st);
   });
-  $('variant').onchange = () => {
-    $('spec-label').hidden = $('variant').value !== 'custom';
-    if ($('variant').value !== 'custom') newGame();
-  };
-  $('spec').onchange = () => newGame();
+  ctx.hooks.settings = [clockLabels, describeVariant, () => { $('spec-label').hidden = $('variant').value !== 'custom'; variantShown = $('variant').value; }];
+  $('variant').onchange = () => rulesChanged();
+  $('spec').onchange = () => newGame().then((done) => { if (!done) $('spec').value = ctx.state?.variant ?? ''; });
   for (const id of ['white-player', 'black-player']) {
-    $(id).onchange = () => {
+    $(id).addEventListener('change', () => {
       const side = id === 'white-player' ? 'W' : 'B';
       failed[side] = null;
       paused = false;
       drawEngineBox();
       render();
       maybeEngine();
-    };
+    });
   }
   $('clock-kind').onchange = clockLabels;
   $('clock-a').onchange = () => { resetClocks(); drawClocks(); };
   $('clock-b').onchange = () => { resetClocks(); drawClocks(); };
-  $('new-game').onclick = newGame;
+  $('new-game').onclick = openNewGame;
+  $('start-game').onclick = startFromDialog;
+  $('new-game-cancel').onclick = () => $('new-game-dialog').close();
   $('takeback').onclick = () => takeback().catch((e) => showError(e.message));
   $('resign').onclick = resign;
   $('draw').onclick = offerDraw;
+  $('rematch').onclick = rematch;
+  $('result-close').onclick = () => $('result').close();
+  $('result-analyse').onclick = analyseThisGame;
+  $('play-analyse').onclick = analyseThisGame;
   $('copy-fen').onclick = () => { $('record').value = ctx.state.board.fen; navigator.clipboard?.writeText(ctx.state.board.fen).catch(() => {}); };
   $('copy-record').onclick = () => { const t = recordText(); $('record').value = t; navigator.clipboard?.writeText(t).catch(() => {}); };
   $('load-text').onclick = loadText;
@@ -350,5 +535,14 @@ export function initPlay(c) {
   resetClocks();
   clock.timer = setInterval(drawClocks, 100);
   drawEngineBox();
-  ctx.hooks.view.push((view) => { if (view === 'play') maybeEngine(); });
+  ctx.hooks.view.push((view) => {
+    if (view === 'play') { drawEngineBox(); maybeEngine(); } else {
+      // Away from Play nothing plays: the search is dropped, and asked
+      // again on return.
+      generation++;
+      if (ctx.thinking) stopEngines();
+      ctx.thinking = false;
+    }
+    drawClocks();
+  });
 }

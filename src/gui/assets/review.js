@@ -3,20 +3,31 @@
 // `yote analyse`, and an evaluation graph that jumps to a move.
 
 import { get, post } from './api.js';
-import { setGame, showError, render, $ } from './app.js';
-import { setEvalBar } from './analyse.js';
+import { setGame, showError, render, switchView, $ } from './app.js';
+import { setEvalBar, commentWords } from './score.js';
+import { lastMoveMarks } from './board.js';
+import { MoveTree } from './tree.js';
+import { renderTree } from './moves.js';
 
 let ctx;
 let source = null;
 let game = null;       // the game shown, as the server sent it
 let ply = 0;           // 0: the start; n: after the n-th ply
+let tree = null;       // the game's moves as a tree (one line), for the list
 
 const MARK_CLASS = { '??': 'mark-qq', '?': 'mark-q', '?!': 'mark-qe' };
 
+// The files to choose from; the options are replaced only when the list
+// changed, so that a choice being made is not pulled from under it.
 async function loadSources(select) {
   const list = await get('/api/records');
+  const wanted = ['', ...list.map((r) => `${r.id}:${r.name}`)].join('|');
+  const shown = [...select.options].map((o) => (o.value ? `${o.value}:${o.text}` : '')).join('|');
+  if (wanted === shown) return list;
+  const chosen = select.value;
   select.replaceChildren(new Option('—', ''));
   for (const r of list) select.append(new Option(r.name, r.id));
+  select.value = chosen;
   return list;
 }
 
@@ -54,21 +65,7 @@ async function openGame(index) {
     return;
   }
   for (const tr of $('game-list').querySelectorAll('tbody tr')) tr.classList.toggle('current', Number(tr.dataset.index) === index);
-  const list = $('review-moves');
-  list.replaceChildren();
-  game.plies.forEach((p, i) => {
-    const li = document.createElement('li');
-    li.dataset.ply = i + 1;
-    li.textContent = p.text;
-    if (p.mark) {
-      const mark = document.createElement('span');
-      mark.className = MARK_CLASS[p.mark];
-      mark.textContent = p.mark;
-      li.append(mark);
-    }
-    li.onclick = () => step(i + 1);
-    list.append(li);
-  });
+  tree = new MoveTree(game.plies.map((p) => p.text));
   const tag = (name) => game.tags.find(([k]) => k === name)?.[1] ?? '?';
   ctx.shownNames = { W: tag('White'), B: tag('Black') };
   $('review-tags').textContent = game.tags.map(([k, v]) => `${k}: ${v}`).join(' · ') + (game.end ? ` · ${game.end}` : '');
@@ -81,17 +78,52 @@ function step(to) {
   ply = Math.max(0, Math.min(game.plies.length, to));
   ctx.shownBoard = game.boards[ply];
   ctx.reviewPly = ply;
-  render();
-  for (const li of $('review-moves').children) li.classList.toggle('current', Number(li.dataset.ply) === ply);
-  $('review-moves').querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   const p = game.plies[ply - 1];
-  $('review-comment').textContent = p ? `${ply}. ${p.text}${p.mark ? ' ' + p.mark : ''}${p.comment ? ' — ' + p.comment : ''}` : 'start';
+  ctx.shownMarks = p ? lastMoveMarks(p.text, game.boards[ply]) : {};
+  render();
+  tree.current = tree.root;
+  for (let i = 0; i < ply; i++) tree.forward();
+  renderTree($('review-moves'), tree, { start: game.start, onPick: (n) => step(tree.depth(n)), decorate: markMove });
+  $('review-comment').textContent = p ? commentText(p, game.boards[ply - 1].side) : 'start';
   const side = game.boards[ply].side === 'W' ? 'White' : 'Black';
-  $('status').textContent = ply === game.plies.length && game.end ? `Game over — ${game.end}` : `Ply ${ply} of ${game.plies.length}, ${side} to move`;
+  $('status').textContent = ply === game.plies.length && endText() ? `Game over — ${endText()}` : `Ply ${ply} of ${game.plies.length}, ${side} to move`;
   const value = valueAt(ply);
-  setEvalBar(value ?? 0);
+  setEvalBar(value, ctx.flipped);
   const marker = $('graph').querySelector('.marker');
   if (marker) marker.setAttribute('x1', x(ply)), marker.setAttribute('x2', x(ply));
+}
+
+function markMove(node, el) {
+  const p = game.plies[tree.depth(node) - 1];
+  if (!p?.mark) return;
+  const mark = document.createElement('span');
+  mark.className = MARK_CLASS[p.mark];
+  mark.textContent = p.mark;
+  el.append(mark);
+}
+
+// The move, its mark, and the comment's value said from White's side
+// (the records hold it from the mover's), then the rest of the comment.
+function commentText(p, mover) {
+  const words = p.comment ? commentWords(p.comment, mover) : null;
+  const rest = p.comment ? p.comment.replace(/^[^\s;]*/, '').replace(/^[\s;]+/, '') : '';
+  const parts = [`${ply}. ${p.text}${p.mark ? ' ' + p.mark : ''}`];
+  if (words) parts.push(words);
+  if (rest && words) parts.push(rest.replace(/^\?+!?\s*/, ''));
+  else if (p.comment && !words) parts.push(p.comment);
+  return parts.join(' — ');
+}
+
+// How the game ended: the rules' word, else the record's (a ply limit,
+// an adjudication, a forfeit) with its result.
+function endText() {
+  if (game.end) return game.end;
+  const tag = (name) => game.tags.find(([k]) => k === name)?.[1];
+  const result = game.result && game.result !== '*' ? game.result : tag('Result');
+  if (!result || result === '*') return null;
+  const outcome = result === '1/2-1/2' ? 'drawn' : result === '1-0' ? 'White wins' : 'Black wins';
+  const why = tag('Reason') ?? tag('Termination');
+  return `${outcome}${why ? ` — ${why}` : ''} (${result})`;
 }
 
 // The last value known at or before `ply`, White's view.
@@ -158,13 +190,19 @@ async function upload(name, text) {
   }
 }
 
-function playFromHere() {
+// The whole game into Analyse's tree, at the move shown.
+async function analyseThisGame() {
   if (!game) return;
-  const moves = game.plies.slice(0, ply).map((p) => p.text);
+  const at = ply;
   ctx.shownBoard = null;
-  setGame({ variant: game.variant, fen: game.start, moves }).then(() => {
-    document.querySelector('#views button[data-view="analyse"]').click();
-  }, () => {});
+  switchView('analyse');
+  try {
+    const g = await setGame({ variant: game.variant, fen: game.start, moves: game.plies.map((p) => p.text) }, 'analyse');
+    g.tree.current = g.tree.root;
+    for (let i = 0; i < at; i++) g.tree.forward();
+    const { refresh } = await import('./app.js');
+    await refresh();
+  } catch (_) { /* shown by setGame */ }
 }
 
 export function initReview(c) {
@@ -181,7 +219,7 @@ export function initReview(c) {
   $('rv-prev').onclick = () => step(ply - 1);
   $('rv-next').onclick = () => step(ply + 1);
   $('rv-last').onclick = () => step(game ? game.plies.length : 0);
-  $('rv-play').onclick = playFromHere;
+  $('rv-play').onclick = analyseThisGame;
   ctx.hooks.keys.push((e) => {
     if (ctx.view !== 'review' || !game) return;
     const moves = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: game.plies.length, ArrowUp: 0, ArrowDown: game.plies.length };

@@ -60,12 +60,15 @@ function drawLive(games) {
       note.className = 'muted';
       el.append(title, board, note);
       entry = { el, title, note, view: new BoardView(board, { cellSize: 26, coords: false }) };
+      el.onclick = () => openLarge(number);
       liveViews.set(number, entry);
     }
     entry.title.textContent = `#${number} ${g.white} – ${g.black}`;
     entry.note.textContent = g.error ?? `ply ${g.plies}${g.last ? `: ${g.last}` : ''}`;
     entry.el.dataset.plies = String(g.plies);
     if (g.board) entry.view.draw(g.board);
+    entry.game = g;
+    if (large.number === number) drawLarge(g);
     box.append(entry.el);
   }
   box.querySelector(':scope > .muted')?.remove();
@@ -103,6 +106,7 @@ function addGame(g) {
     end.className = 'muted';
     end.textContent = g.end ?? g.termination ?? '';
     box.append(title, miniBoard(g.final), end);
+    box.onclick = () => { large.number = null; showLarge({ ...g, board: g.final, title: title.textContent, note: end.textContent }); };
     boards.prepend(box);
     while (boards.children.length > MAX_BOARDS) boards.lastChild.remove();
   }
@@ -124,6 +128,30 @@ function drawStandings(data) {
   }
 }
 
+// One game large, with its hands: a game in progress follows its moves.
+const large = { number: null, view: null };
+
+function openLarge(number) {
+  const entry = liveViews.get(number);
+  if (!entry) return;
+  large.number = number;
+  drawLarge(entry.game);
+}
+
+function drawLarge(g) {
+  showLarge({ ...g, title: `#${g.game} ${g.white} – ${g.black}`, note: g.error ?? `ply ${g.plies}${g.last ? `: ${g.last}` : ''}` });
+}
+
+function showLarge(g) {
+  const box = $('watch-large');
+  large.view ??= new BoardView(box.querySelector('.board'), { cellSize: 48, coords: true });
+  box.querySelector('h2').textContent = g.title;
+  const hands = g.board?.hands ? ` · in hand: White ${g.board.hands.W}, Black ${g.board.hands.B}` : '';
+  box.querySelector('p').textContent = `${g.note}${hands}`;
+  if (g.board) large.view.draw(g.board);
+  if (!box.open) box.showModal();
+}
+
 window.addEventListener('pagehide', () => stream?.close());
 
 export function initWatch(ctx) {
@@ -132,4 +160,6 @@ export function initWatch(ctx) {
   if (!select.options.length) select.append(new Option('(start yote gui with --records FILE)', ''));
   $('watch-start').onclick = () => follow(select.value);
   $('watch-stop').onclick = stop;
+  $('watch-large-close').onclick = () => { large.number = null; $('watch-large').close(); };
+  $('watch-large').onclose = () => { large.number = null; };
 }
