@@ -667,6 +667,42 @@ fn the_protocol_reports_the_table_value_and_refuses_other_rules() {
         info.contains("score mate 4") && info.contains("tbhits 1"),
         "{info}"
     );
+    // MultiPV at a table position: as many lines as asked, ranked by the
+    // tables (issue 38: three lines asked, one shown), the first the move.
+    let (ok, out, err) = run(&[
+        "exec",
+        &set_path,
+        "setoption name MultiPV value 3",
+        &position,
+        "go nodes 1",
+    ]);
+    assert!(ok, "{err}");
+    // (The protocol repeats the best line last, as the search's final word.)
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth"))
+        .take(3)
+        .collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    for (rank, line) in lines.iter().enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", rank + 1)), "{line}");
+    }
+    assert!(lines[0].contains("score mate 4"), "{}", lines[0]);
+    let first_move = |line: &str| {
+        line.split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let best = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap();
+    assert_eq!(best.split(' ').next().unwrap(), first_move(lines[0]));
+    assert_ne!(first_move(lines[0]), first_move(lines[1]));
     // Under a no-capture limit too close for the win, the table is not used.
     let (_, out, _) = run(&[
         "exec",

@@ -168,14 +168,17 @@ fn run_search(
         .filter(|_| skill.is_none())
         .map(|p| p.with_probe_depth(options.tb_probe_depth));
     if let Some(prober) = tables
-        && let Some((mv, value, line)) = prober.root_move(game, &moves)
+        && let Some(lines) = prober.root_lines(game, &moves, options.multipv)
     {
-        let score = table_score(rules, &root, value, prober.metric(), &line);
-        report_table_move(score, &line, start, on_event);
+        for (rank, (_, value, line)) in lines.iter().enumerate() {
+            let score = table_score(rules, &root, *value, prober.metric(), line);
+            report_table_move(rank + 1, score, line, start, on_event);
+        }
         wait_for_release(signals, limits);
+        let (mv, _, line) = &lines[0];
         return SearchResult {
-            best: Some(mv),
-            ponder: ponder_move(rules, &root, &line),
+            best: Some(*mv),
+            ponder: ponder_move(rules, &root, line),
             nodes: 1,
         };
     }
@@ -407,8 +410,6 @@ fn report_baseline(
     }));
 }
 
-/// The one report of a move chosen by the tables: their exact value as
-/// the score (mates counted in the mover's own moves along the line).
 /// The score of a table move at the root: with distances to the end, the
 /// exact mate (in the side to move's own moves along the line); with
 /// distances to the next capture, a tablebase win or loss (the length of
@@ -446,7 +447,10 @@ fn table_score(
     }
 }
 
+/// The report of one root line the tables chose (MultiPV rank `rank`),
+/// their exact value as its score.
 fn report_table_move(
+    rank: usize,
     score: Score,
     line: &[Move],
     start: Instant,
@@ -455,7 +459,7 @@ fn report_table_move(
     on_event(SearchEvent::Info(SearchInfo {
         depth: 1,
         seldepth: line.len().max(1) as u32,
-        multipv: 1,
+        multipv: rank as u32,
         score,
         nodes: 1,
         nps: 0,

@@ -401,16 +401,40 @@ impl Prober<'_> {
     /// value and the perfect line it starts, when the root is in the tables
     /// and the value is trusted.
     pub fn root_move(&self, game: &Game, moves: &[Move]) -> Option<(Move, Value, Vec<Move>)> {
+        self.root_lines(game, moves, 1)?.into_iter().next()
+    }
+
+    /// The `count` best root moves by their table values (best first, ties
+    /// in `moves`' order), each with its perfect line: MultiPV where the
+    /// tables decide the root. None where `root_move` would be none.
+    pub fn root_lines(
+        &self,
+        game: &Game,
+        moves: &[Move],
+        count: usize,
+    ) -> Option<Vec<(Move, Value, Vec<Move>)>> {
         let rules = game.rules();
         let root = game.position();
         self.value(root, game.keys())?;
-        let (mv, value) = self.best_child(rules, root, moves)?;
-        if !self.trusted(value, root, game.keys()) {
+        let ranked = self.ranked_children(rules, root, moves)?;
+        let &(_, best) = ranked.first()?;
+        if !self.trusted(best, root, game.keys()) {
             return None;
         }
-        let mut line = vec![mv];
+        let lines = ranked
+            .into_iter()
+            .take(count.max(1))
+            .map(|(mv, value)| (mv, value, self.perfect_line(rules, root, mv, value)))
+            .collect();
+        Some(lines)
+    }
+
+    /// `first`, then the best move of each position after it by the
+    /// tables, to the end of the game (a draw shows its first move only).
+    fn perfect_line(&self, rules: &Rules, root: &Position, first: Move, value: Value) -> Vec<Move> {
+        let mut line = vec![first];
         let mut pos = *root;
-        rules.apply(&mut pos, &mv);
+        rules.apply(&mut pos, &first);
         let mut list = MoveList::new();
         // A win or loss to the end of the game (with DTM exactly the
         // distance); a draw has no end to show.
@@ -424,7 +448,35 @@ impl Prober<'_> {
             line.push(next);
             rules.apply(&mut pos, &next);
         }
-        Some((mv, value, line))
+        line
+    }
+
+    /// Every move with its table value for the side to move, best first
+    /// (fastest win, slowest loss, else a draw, in the tables' metric;
+    /// ties in `moves`' order), None if a child has no table.
+    fn ranked_children(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        moves: &[Move],
+    ) -> Option<Vec<(Move, Value)>> {
+        let mut ranked = moves
+            .iter()
+            .map(|mv| Some((*mv, self.child_value(rules, pos, mv)?)))
+            .collect::<Option<Vec<_>>>()?;
+        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        Some(ranked)
+    }
+
+    fn child_value(&self, rules: &Rules, pos: &Position, mv: &Move) -> Option<Value> {
+        let mut child = *pos;
+        rules.apply(&mut child, mv);
+        let same = child.side_to_move() == pos.side_to_move();
+        Some(
+            self.set
+                .metric()
+                .before_move(self.set.probe(&child)?, &child, same),
+        )
     }
 
     /// The move with the best table value for the side to move (fastest
@@ -433,13 +485,7 @@ impl Prober<'_> {
     fn best_child(&self, rules: &Rules, pos: &Position, moves: &[Move]) -> Option<(Move, Value)> {
         let mut best: Option<(Move, Value)> = None;
         for mv in moves {
-            let mut child = *pos;
-            rules.apply(&mut child, mv);
-            let same = child.side_to_move() == pos.side_to_move();
-            let value = self
-                .set
-                .metric()
-                .before_move(self.set.probe(&child)?, &child, same);
+            let value = self.child_value(rules, pos, mv)?;
             if best.is_none_or(|(_, b)| value > b) {
                 best = Some((*mv, value));
             }
