@@ -883,7 +883,8 @@ fn removals_left(
         Removal::BoardThenHand => hand == 0 || removed == board,
     };
     let fits = removed.without(board).is_empty() && hand <= hand_left && made < owed;
-    (start && fits).then_some(owed - made)
+    // Lazily: `owed - made` underflows where the removal does not fit.
+    (start && fits).then(|| owed - made)
 }
 
 /// The fixed facts of one piece's jump chains.

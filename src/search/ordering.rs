@@ -71,7 +71,14 @@ impl Heuristics {
     /// Gravity update: scores drift towards ±HISTORY_MAX and never pass it.
     fn update(&mut self, side: Player, mv: &Move, bonus: i32) {
         let h = &mut self.history[history_index(side, mv)];
-        *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
+        // The gravity term overflows i32 once |h| * |bonus| passes 2^26
+        // (from depth 9 on at a full table): release builds have always
+        // wrapped there, and the tuned search and its `bench` signature
+        // rest on that. Wrapping is kept explicit so debug builds do not
+        // panic; computing it without overflow is a search change to be
+        // measured by a match (docs/measurements/search-log.md).
+        let gravity = (*h).wrapping_mul(bonus.abs()).wrapping_mul(32) / HISTORY_MAX;
+        *h = h.wrapping_add(bonus * 32 - gravity);
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 
