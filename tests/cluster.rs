@@ -1,5 +1,5 @@
 //! The cluster recipes of docs/cluster.md on a real scheduler: a one-node
-//! Slurm cluster on this machine (scripts/cluster/slurm-local.sh) runs the
+//! Slurm cluster on this machine (scripts/cluster/slurm_local.sh) runs the
 //! match array job and the table array job, and the Kubernetes Indexed Job
 //! is validated against the Kubernetes schema (no cluster needed).
 //!
@@ -74,7 +74,7 @@ fn slurm(test: &str) -> Option<Slurm> {
     if !under_ci() && !asked {
         say(&format!(
             "{test}: skipped (needs Slurm): run with YOTE_SLURM=1, as root, to bring up a \
-             one-node cluster with scripts/cluster/slurm-local.sh and run it; CI=true always runs it"
+             one-node cluster with scripts/cluster/slurm_local.sh and run it; CI=true always runs it"
         ));
         return None;
     }
@@ -82,11 +82,11 @@ fn slurm(test: &str) -> Option<Slurm> {
     let turn = turn();
     let conf = CONF.get_or_init(|| {
         let out = Command::new("bash")
-            .arg(format!("{ROOT}/scripts/cluster/slurm-local.sh"))
+            .arg(format!("{ROOT}/scripts/cluster/slurm_local.sh"))
             .arg("up")
             .output()
-            .expect("run slurm-local.sh");
-        let stdout = ok(out, "scripts/cluster/slurm-local.sh up");
+            .expect("run slurm_local.sh");
+        let stdout = ok(out, "scripts/cluster/slurm_local.sh up");
         PathBuf::from(
             stdout
                 .lines()
@@ -316,7 +316,7 @@ fn all_completed(states: &BTreeMap<u32, String>, tasks: u32) {
     assert!(states.values().all(|s| s == "COMPLETED"), "{states:?}");
 }
 
-/// `sbatch --array=1-4 scripts/cluster/slurm-match.sh` with the match's
+/// `sbatch --array=1-4 scripts/cluster/slurm_match.sh` with the match's
 /// flags, then `yote match --rescore` of the shards: the same games and
 /// the same statistics as the unsharded run, exactly.
 #[test]
@@ -329,7 +329,7 @@ fn match_on_slurm_merges_to_the_unsharded_run() {
         &dir,
         &["--array=1-4", "--cpus-per-task=1"],
         &match_env(&dir),
-        "scripts/cluster/slurm-match.sh",
+        "scripts/cluster/slurm_match.sh",
     );
     all_completed(&slurm.wait(&job, Duration::from_secs(240)), 4);
     let files = shard_files(&dir);
@@ -353,7 +353,7 @@ fn a_requeued_match_task_resumes_its_records() {
         &dir,
         &["--array=1-4", "--cpus-per-task=1"],
         &match_env(&dir),
-        "scripts/cluster/slurm-match.sh",
+        "scripts/cluster/slurm_match.sh",
     );
     let first = dir.join("shard-1.pgn");
     let start = Instant::now();
@@ -399,7 +399,7 @@ fn a_failed_match_task_is_reported_by_the_merge() {
         &dir,
         &["--array=1-4", "--cpus-per-task=1", "--hold"],
         &match_env(&dir),
-        "scripts/cluster/slurm-match.sh",
+        "scripts/cluster/slurm_match.sh",
     );
     slurm.control("scancel", &[&format!("{job}_4")]);
     slurm.control("scontrol", &["release", &format!("{job}_[1-3]")]);
@@ -509,7 +509,7 @@ fn tables_on_slurm_equal_a_one_machine_run() {
             ("PIECES", PIECES.to_string()),
             ("DIR", tables.display().to_string()),
         ],
-        "scripts/cluster/slurm-tables.sh",
+        "scripts/cluster/slurm_tables.sh",
     );
     let states = slurm.wait(&job, Duration::from_secs(300));
     for k in 1..=2 {
@@ -624,7 +624,7 @@ fn kubernetes_validate(args: &[&str], file: &Path) -> Option<Output> {
 /// Kubernetes schema; a misspelt field or a wrong type in a copy does not.
 #[test]
 fn the_kubernetes_job_validates_against_the_schema() {
-    let manifest = PathBuf::from(format!("{ROOT}/scripts/cluster/k8s-match-job.yaml"));
+    let manifest = PathBuf::from(format!("{ROOT}/scripts/cluster/k8s_match_job.yaml"));
     let Some(out) = kubernetes_validate(&["--strict"], &manifest) else {
         return;
     };

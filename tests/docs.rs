@@ -45,7 +45,7 @@ const fn here(name: &'static str) -> Runner {
     }
 }
 
-const ANALYSE: &str = "python3 scripts/analyse.py --engine target/release/yote --moves \"@c3 @d3\" --multipv 3 --seconds 2";
+const ANALYSE: &str = "python3 scripts/clients/analyse.py --engine target/release/yote --moves \"@c3 @d3\" --multipv 3 --seconds 2";
 const MATCH: &str = "cargo run --release -- match --engine name=full,cmd=target/release/yote --engine \"name=level10,cmd=target/release/yote,option.Skill Level=10\" --nodes 20000 --games 20 --concurrency 2 --pgn games.pgn";
 const TB_GENERATE: &str = "cargo run --release -- tb generate --pieces 5 --dir tb/standard";
 const TB_PROBE: &str =

@@ -656,7 +656,7 @@ fn fuzzed_input_never_breaks_the_engine() {
 
 #[test]
 fn example_analysis_script_runs() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/analyse.py");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/clients/analyse.py");
     let out = std::process::Command::new("python3")
         .args([
             script,

@@ -36,7 +36,7 @@ fn ladder_script_plays_rates_and_checks() {
     std::fs::copy(env!("CARGO_BIN_EXE_yote"), out_dir.join("yote")).unwrap();
     let ladder = |args: &[&str]| {
         Command::new("bash")
-            .arg(format!("{root}/scripts/ladder.sh"))
+            .arg(format!("{root}/scripts/match/ladder.sh"))
             .args(args)
             .env("GAMES", "8")
             .env("ONLY", "random-L0 L0-L1 L1-L2")
@@ -129,7 +129,7 @@ fn ladder_script_plays_rates_and_checks() {
     // difference is within an enormous tolerance, none within a negative one.
     let drift = |tol: &str| {
         Command::new("bash")
-            .arg(format!("{root}/scripts/ladder.sh"))
+            .arg(format!("{root}/scripts/match/ladder.sh"))
             .args(["--drift", "600/1000"])
             .env("GAMES", "4")
             .env("TOL", tol)
@@ -154,7 +154,7 @@ fn ladder_script_plays_rates_and_checks() {
     // writes no table; a shard plays its own pairs and fits nothing.
     let table = out_dir.join("ladder.rs");
     let refit = Command::new("bash")
-        .arg(format!("{root}/scripts/ladder.sh"))
+        .arg(format!("{root}/scripts/match/ladder.sh"))
         .arg("--refit")
         .env("GAMES", "8")
         .env("ONLY", "random-L0 L0-L1 L1-L2")
@@ -170,7 +170,7 @@ fn ladder_script_plays_rates_and_checks() {
     );
     assert!(!table.exists());
     let shard = Command::new("bash")
-        .arg(format!("{root}/scripts/ladder.sh"))
+        .arg(format!("{root}/scripts/match/ladder.sh"))
         .arg("--refit")
         .env("GAMES", "8")
         .env("ONLY", "random-L0 L0-L1 L1-L2")
@@ -198,7 +198,7 @@ fn against_base_script_runs_every_step_and_resumes() {
     let engine = env!("CARGO_BIN_EXE_yote");
     let run = || {
         let out = Command::new("bash")
-            .arg(format!("{root}/scripts/against_base.sh"))
+            .arg(format!("{root}/scripts/match/against_base.sh"))
             .arg(engine)
             .env("ENGINE", engine)
             .env("GAMES", "2")
@@ -260,7 +260,7 @@ fn limit_material_counts_and_lists_the_leads_left_at_the_ply_limit() {
     assert!(status.success());
     let script = |extra: &[&str]| {
         Command::new("python3")
-            .arg(format!("{root}/scripts/limit_material.py"))
+            .arg(format!("{root}/scripts/match/limit_material.py"))
             .arg(engine)
             .arg(&pgn)
             .args(extra)
@@ -313,7 +313,7 @@ fn table_positions_are_wins_of_the_asked_material_and_length() {
         .expect("generate the tables");
     assert!(generated.status.success());
     let out = Command::new("python3")
-        .arg(format!("{root}/scripts/table_positions.py"))
+        .arg(format!("{root}/scripts/tables/table_positions.py"))
         .arg(engine)
         .arg(&tables)
         .args([

@@ -237,7 +237,7 @@ fn sprt_stops_the_run_once_decided() {
     let sprt = report.sprt.expect("an SPRT was run");
     assert_eq!(sprt.decision, Some(Hypothesis::H1));
     // The exact GLLR of n won pairs for [0, 10] is 0.02837 n
-    // (scripts/match_stats_reference.py): 104 pairs reach 2.94.
+    // (scripts/match/match_stats_reference.py): 104 pairs reach 2.94.
     assert!(
         (208..=212).contains(&report.games.len()),
         "stopped after {} games",
@@ -1034,8 +1034,8 @@ fn check_k8s_yaml(path: &str, script: &str) {
 #[test]
 fn cluster_examples_merge_to_one_run() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let yaml_path = format!("{root}/scripts/cluster/k8s-match-job.yaml");
-    let slurm_path = format!("{root}/scripts/cluster/slurm-match.sh");
+    let yaml_path = format!("{root}/scripts/cluster/k8s_match_job.yaml");
+    let slurm_path = format!("{root}/scripts/cluster/slurm_match.sh");
     let yaml = std::fs::read_to_string(&yaml_path).unwrap();
     let script = k8s_shard_script(&yaml);
     check_k8s_yaml(&yaml_path, &script);

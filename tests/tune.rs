@@ -1,4 +1,4 @@
-//! The evaluation-fitting pipeline end to end: `scripts/datagen.sh` makes
+//! The evaluation-fitting pipeline end to end: `scripts/training/datagen.sh` makes
 //! games through the match runner, `yote tune` fits weights to them, and
 //! both are deterministic.
 
@@ -7,7 +7,7 @@ use std::process::Command;
 use yote::client::records::GameRecord;
 
 fn datagen(out: &Path) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/datagen.sh");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/training/datagen.sh");
     let status = Command::new("sh")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_yote"))

@@ -207,7 +207,7 @@ class RecordsTest(unittest.TestCase):
                     if game.tags.get("Termination") not in ("max plies",):
                         self.assertTrue(engine.game_over(position), game.tags)
             # The scripts built on this module read the same file.
-            script = os.path.join(SCRIPTS, "endgame_openings.py")
+            script = os.path.join(SCRIPTS, "match", "endgame_openings.py")
             openings = subprocess.run([sys.executable, script, path, "--engine", ENGINE, "--min", "2",
                                        "--max", "24", "--count", "5"],
                                       capture_output=True, text=True, timeout=120, check=True)
@@ -682,7 +682,7 @@ class PositionCheckTest(unittest.TestCase):
 
 class ScriptsTest(unittest.TestCase):
     def test_bench_client_reports_every_figure(self):
-        script = os.path.join(SCRIPTS, "bench_client.py")
+        script = os.path.join(SCRIPTS, "bench", "bench_client.py")
         out = subprocess.run([sys.executable, script, "--engine", ENGINE, "--calls", "8"],
                              capture_output=True, text=True, timeout=120, check=True).stdout
         for figure in ("turn():", "legal_moves():", "play(depth 1):", "plies:"):

@@ -77,7 +77,7 @@ const HEADER_LEN: usize = 8 + 6 * 4;
 /// More rule sets than the rule inputs can describe is a damaged file.
 const MAX_RULE_SETS: u32 = 1 << RULE_INPUTS;
 
-/// The network the engine embeds (`scripts/train_nnue.py` writes it).
+/// The network the engine embeds (`scripts/training/train_nnue.py` writes it).
 static EMBEDDED: &[u8] = include_bytes!("yote.nnue");
 
 /// What a network's output is.
@@ -743,7 +743,7 @@ mod tests {
     }
 
     /// Float outputs of held-out positions written by the trainer with the
-    /// network it exported (`scripts/train_nnue.py`).
+    /// network it exported (`scripts/training/train_nnue.py`).
     const FIXTURE: &str = include_str!("nnue_fixture.txt");
     /// Rounding each first-layer weight to 1/QA and each output weight to
     /// 1/QB, and the output to whole centipawns: 1.1 cp at most on the

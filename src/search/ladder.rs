@@ -1,6 +1,6 @@
 //! The strength ladder (docs/strength.md): the Elo of `Skill Level` 0, 1,
 //! … 20 with the random player at 0, standard rules, 1 s a move.
-//! `UCI_Elo` is interpolated in it. Written by `scripts/ladder.sh --refit`.
+//! `UCI_Elo` is interpolated in it. Written by `scripts/match/ladder.sh --refit`.
 
 /// Fitted on 2026-12-04 to 5245 ladder games.
 pub const LADDER: [u32; 21] = [

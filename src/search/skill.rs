@@ -61,7 +61,7 @@ pub use super::ladder::LADDER;
 
 /// The environment variable that replaces the embedded ladder for a
 /// process: a refit is checked by matches before it is embedded
-/// (`scripts/ladder.sh --refit`). Only the interpolation changes; the
+/// (`scripts/match/ladder.sh --refit`). Only the interpolation changes; the
 /// option's range stays the embedded one.
 pub const LADDER_ENV: &str = "YOTE_LADDER";
 

@@ -740,7 +740,7 @@ mod tests {
     fn los_known_values() {
         // W 60 D 100 L 40: mean 0.55, var 0.1225, se = sqrt(0.1225/200),
         // z = 0.05 / 0.0247487 = 2.020305 -> Phi = 0.978324 (fastchess's
-        // per-game-variance formula; scripts/match_stats_reference.py).
+        // per-game-variance formula; scripts/match/match_stats_reference.py).
         let t = Trinomial {
             wins: 60,
             draws: 100,
@@ -771,7 +771,7 @@ mod tests {
         assert_close(upper, 2.944_439, 1e-6);
     }
 
-    /// Every value below is printed by scripts/match_stats_reference.py, an
+    /// Every value below is printed by scripts/match/match_stats_reference.py, an
     /// independent implementation of the published formulas.
     #[test]
     fn sprt_llr_matches_the_published_formulas() {
@@ -821,7 +821,7 @@ mod tests {
     #[test]
     fn nelo_matches_the_published_formulas() {
         // (mean - 0.5) / (sqrt 2 * sd_pair) * 800 / ln 10, the interval's ends
-        // likewise (scripts/match_stats_reference.py).
+        // likewise (scripts/match/match_stats_reference.py).
         let p = Pentanomial([5, 20, 40, 25, 10]).nelo().unwrap();
         assert_close(p.elo, 36.354_623, 1e-5);
         assert_close(p.error(), 48.151_231, 1e-5);

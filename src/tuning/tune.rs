@@ -2,7 +2,7 @@
 //! (Texel-style logistic regression).
 //!
 //! Every position of every game (records of the match runner, e.g. from
-//! `scripts/datagen.sh`) whose rule family is the one being fitted is kept
+//! `scripts/training/datagen.sh`) whose rule family is the one being fitted is kept
 //! if it is quiet (the side to move has no capture; the game is not over)
 //! and not seen before. Its label blends the game's result for the side to
 //! move with a short search's score, both mapped to an expected score:
@@ -81,7 +81,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 32)]
     pub tablebase_pieces: u32,
     /// Write the labelled positions as training data for the network
-    /// (`scripts/train_nnue.py`) to this file instead of fitting weights;
+    /// (`scripts/training/train_nnue.py`) to this file instead of fitting weights;
     /// `--family all` keeps every rule set the network has inputs for.
     #[arg(long, value_name = "FILE")]
     pub dump: Option<PathBuf>,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The cost of the next standard tablebase set, from measured smaller ones.
 
-Usage: scripts/tb_estimate.py bound7.log [8-piece CPU s] [8-piece peak GiB]
+Usage: scripts/tables/tb_estimate.py bound7.log [8-piece CPU s] [8-piece peak GiB]
 
 bound7.log is the stderr of `yote tb generate --pieces 7 --memory-bound
 --threads 1`: one line per class pair with its CPU seconds, the positions it

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Median cost of yote.engine calls: what the isready fence of every call costs.
 
-    python3 scripts/bench_client.py [--engine target/release/yote] [--calls 2000]
+    python3 scripts/bench/bench_client.py [--engine target/release/yote] [--calls 2000]
 
 Each figure is the median wall time of one call over ``--calls`` calls (a
 quarter as many for ``play``): a referee question, the legal moves, a
@@ -18,7 +18,7 @@ import time
 try:
     from yote.engine import Engine, Limit, Position
 except ImportError:  # the yote package is not installed: the source tree
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     from yote.engine import Engine, Limit, Position
 
 

@@ -11,16 +11,16 @@
 # and for the later rounds (blocks decoded by an earlier search are in the
 # block cache, as they are for most probes of a game after its first moves).
 #
-#   scripts/tb_speed.sh ENGINE TABLES [DEPTH]              # one engine
-#   OTHER=old-engine OTHER_TABLES=old-dir scripts/tb_speed.sh ENGINE TABLES
+#   scripts/tables/tb_speed.sh ENGINE TABLES [DEPTH]              # one engine
+#   OTHER=old-engine OTHER_TABLES=old-dir scripts/tables/tb_speed.sh ENGINE TABLES
 #
 # TABLES are probed up to 8 pieces (TB_PIECES). With OTHER set, a third and
 # fourth configuration run another engine (e.g. the version-1 build) without
 # and with its tables. EXTRA="setoption name X value Y" is sent to the
 # configurations with tables (e.g. a TablebaseProbeDepth to compare).
 set -euo pipefail
-engine=${1:?usage: scripts/tb_speed.sh ENGINE TABLES [DEPTH]}
-tables=${2:?usage: scripts/tb_speed.sh ENGINE TABLES [DEPTH]}
+engine=${1:?usage: scripts/tables/tb_speed.sh ENGINE TABLES [DEPTH]}
+tables=${2:?usage: scripts/tables/tb_speed.sh ENGINE TABLES [DEPTH]}
 depth=${3:-9}
 REPEAT=${REPEAT:-3}
 TB_PIECES=${TB_PIECES:-8}

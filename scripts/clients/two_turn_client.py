@@ -8,7 +8,7 @@ removals and answers with the pieces it chose (`xa1`). Removals are played
 one per turn. Everything the client knows comes from engine answers:
 `bestmove`, `query gameover/moves/islegal/fen/result`.
 
-    python3 scripts/two_turn_client.py --engine target/release/yote
+    python3 scripts/clients/two_turn_client.py --engine target/release/yote
 """
 import argparse, subprocess, sys
 

@@ -1,10 +1,10 @@
 #!/bin/bash
 # A one-node Slurm cluster on this machine, for the cluster tests
 # (tests/cluster.rs) and for trying the recipes of docs/cluster.md:
-#   scripts/cluster/slurm-local.sh up     # install if missing, start, wait for idle
-#   export SLURM_CONF=$(scripts/cluster/slurm-local.sh conf)
-#   sbatch --array=1-4 scripts/cluster/slurm-match.sh
-#   scripts/cluster/slurm-local.sh down   # stop what `up` started
+#   scripts/cluster/slurm_local.sh up     # install if missing, start, wait for idle
+#   export SLURM_CONF=$(scripts/cluster/slurm_local.sh conf)
+#   sbatch --array=1-4 scripts/cluster/slurm_match.sh
+#   scripts/cluster/slurm_local.sh down   # stop what `up` started
 # Everything lives in one folder it owns, YOTE_SLURM_DIR (default
 # target/slurm-local of this checkout): slurm.conf, the munge key, state,
 # spool, logs and the daemons' PIDs. munged, slurmctld and slurmd run in the
@@ -47,7 +47,7 @@ write_conf() {
   mem_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
   mem_mib=$((mem_kib / 1024 * 9 / 10))
   cat >"$CONF" <<EOF
-# Written by scripts/cluster/slurm-local.sh for $host: one controller and
+# Written by scripts/cluster/slurm_local.sh for $host: one controller and
 # one node, both on this machine.
 ClusterName=yote-local
 SlurmctldHost=$host(127.0.0.1)

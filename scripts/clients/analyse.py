@@ -4,7 +4,7 @@
 A thin example on top of yote.engine (standard library only): set the rules,
 the position and MultiPV, search for a while, print the best lines.
 
-    python3 scripts/analyse.py --engine target/release/yote \
+    python3 scripts/clients/analyse.py --engine target/release/yote \
         --variant standard --moves "@c3 @d3" --multipv 3 --seconds 2
 """
 
@@ -15,7 +15,7 @@ import sys
 try:
     from yote.engine import Engine, EngineError, Limit, Position
 except ImportError:  # the yote package is not installed: the source tree
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     from yote.engine import Engine, EngineError, Limit, Position
 
 

@@ -15,7 +15,7 @@ Independence from the Rust code: the fixed-mean MLE is solved here by plain
 bisection on theta; the normalised MLE for three outcomes by a direct search
 (golden section over the draw rate, bisection on the win-loss difference),
 not by the paper's fixed-point iteration; for five outcomes by that
-iteration, written from the paper. Run: python3 scripts/match_stats_reference.py
+iteration, written from the paper. Run: python3 scripts/match/match_stats_reference.py
 """
 import math
 

@@ -2,7 +2,7 @@
 # Solves small Yoté variants outright with `yote solve` and prints the two
 # Markdown tables of docs/tablebases.md: one row per variant, then the
 # perfect game of every variant that someone wins.
-# Usage: scripts/solve-variants.sh [path/to/yote] > tables.md
+# Usage: scripts/tables/solve_variants.sh [path/to/yote] > tables.md
 #   FAMILIES="standard classic"   rule families (default: the five)
 #   BOARDS="3x3:2-8 4x4:2-6"      boards and pieces a side (default: below)
 #   SOLVE_LOGS=DIR                 read DIR/<family>-<rows>x<cols>-p<n>.log

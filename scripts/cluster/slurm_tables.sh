@@ -7,7 +7,7 @@
 # under a temporary name and renamed, so a task that dies leaves no half
 # file; a requeued task keeps the classes already on disk and solves the
 # rest.
-#   PIECES=8 DIR=/shared/tables sbatch --array=1-4 scripts/cluster/slurm-tables.sh
+#   PIECES=8 DIR=/shared/tables sbatch --array=1-4 scripts/cluster/slurm_tables.sh
 # Then, anywhere: yote tb verify --dir /shared/tables
 # Tested by tests/cluster.rs (tables_on_slurm_equal_a_one_machine_run).
 #SBATCH --job-name=yote-tables

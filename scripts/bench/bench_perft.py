@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Median perft (or bench) speed of one or more yote binaries, measured in the same run.
 
-    scripts/bench_perft.py                       # target/release/yote, perft 6
-    scripts/bench_perft.py --runs 15 old/yote target/release/yote
-    scripts/bench_perft.py --full old/yote target/release/yote   # every leaf made
-    scripts/bench_perft.py --full --fen "1W1WW1/W4B/3B2/1W3W/3W2 b 5 4" --depth 5
-    scripts/bench_perft.py --bench --runs 7 old/yote target/release/yote   # search
+    scripts/bench/bench_perft.py                       # target/release/yote, perft 6
+    scripts/bench/bench_perft.py --runs 15 old/yote target/release/yote
+    scripts/bench/bench_perft.py --full old/yote target/release/yote   # every leaf made
+    scripts/bench/bench_perft.py --full --fen "1W1WW1/W4B/3B2/1W3W/3W2 b 5 4" --depth 5
+    scripts/bench/bench_perft.py --bench --runs 7 old/yote target/release/yote   # search
 
 Runs are interleaved (A B A B ...) so that both builds see the same machine
 load; the median of each is printed, of the wall time (what `yote perft`

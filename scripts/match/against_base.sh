@@ -3,9 +3,9 @@
 # engine of 6c9fbb0) at 1 s + 10 ms through the match runner, and the draw
 # rate of each engine's self-play.
 #
-#   scripts/against_base.sh /path/to/yote-6c9fbb0                 # all steps
-#   STEPS=standard TABLES=tb8 scripts/against_base.sh BASE        # the SPRT, new engine with tables
-#   STEPS="presets selfplay" GAMES=200 scripts/against_base.sh BASE
+#   scripts/match/against_base.sh /path/to/yote-6c9fbb0                 # all steps
+#   STEPS=standard TABLES=tb8 scripts/match/against_base.sh BASE        # the SPRT, new engine with tables
+#   STEPS="presets selfplay" GAMES=200 scripts/match/against_base.sh BASE
 #
 # Steps (STEPS, default the first three):
 #   standard  SPRT elo0=100 elo1=150, standard rules, at most MAX_GAMES games
@@ -22,8 +22,8 @@
 # half-played step and skips the finished ones. Leave the machine otherwise
 # idle: both engines play on the clock.
 set -euo pipefail
-base=${1:?usage: scripts/against_base.sh BASE_ENGINE}
-cd "$(dirname "$0")/.."
+base=${1:?usage: scripts/match/against_base.sh BASE_ENGINE}
+cd "$(dirname "$0")/../.."
 STEPS=${STEPS:-"standard presets selfplay"}
 GAMES=${GAMES:-100}
 MAX_GAMES=${MAX_GAMES:-2000}

@@ -5,10 +5,10 @@
 # memory from /proc/PID/smaps_rollup before any probe and after a search
 # that probes (depth 12 from a 10-piece position).
 #
-#   scripts/tb_engines.sh target/release/yote tb8 [ENGINES]
+#   scripts/tables/tb_engines.sh target/release/yote tb8 [ENGINES]
 set -euo pipefail
-bin=${1:?usage: scripts/tb_engines.sh ENGINE DIR [ENGINES]}
-dir=${2:?usage: scripts/tb_engines.sh ENGINE DIR [ENGINES]}
+bin=${1:?usage: scripts/tables/tb_engines.sh ENGINE DIR [ENGINES]}
+dir=${2:?usage: scripts/tables/tb_engines.sh ENGINE DIR [ENGINES]}
 n=${3:-4}
 tmp=$(mktemp -d)
 pids=()

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Training games for the evaluation fitter (`yote tune`) and the network
-# (`scripts/train_nnue.py`): self-play of one engine through the match
+# (`scripts/training/train_nnue.py`): self-play of one engine through the match
 # runner at a fixed node count, every preset, each with its own seed so
 # that a rerun gives the same games.
 #
-#   scripts/datagen.sh [ENGINE] [OUT_DIR]      # defaults: target/release/yote data
-#   GAMES=300 NODES=2000 PLIES=6 scripts/datagen.sh
-#   NNUE=1 GAMES=300 NODES=1000 scripts/datagen.sh   # also the network's data
-#   SEED_BASE=200 scripts/datagen.sh ENGINE data2     # another, different set
+#   scripts/training/datagen.sh [ENGINE] [OUT_DIR]      # defaults: target/release/yote data
+#   GAMES=300 NODES=2000 PLIES=6 scripts/training/datagen.sh
+#   NNUE=1 GAMES=300 NODES=1000 scripts/training/datagen.sh   # also the network's data
+#   SEED_BASE=200 scripts/training/datagen.sh ENGINE data2     # another, different set
 #
 # Writes OUT_DIR/<preset>.pgn. Resumable: a preset whose .pgn exists is
 # continued with the match runner's --resume (the same games as an

@@ -2,7 +2,7 @@
 """Positions with a given number of pieces, taken from recorded games, as an
 openings file for `yote match --openings` (one position text per line).
 
-    python3 scripts/endgame_openings.py games.pgn --min 8 --max 12 \
+    python3 scripts/match/endgame_openings.py games.pgn --min 8 --max 12 \
         --count 150 --seed 8 > openings.txt
 
 Every position of every game is replayed by the engine (the rules decide);
@@ -18,7 +18,7 @@ import sys
 try:
     from yote.engine import Engine, Position, read_records
 except ImportError:  # the yote package is not installed: the source tree
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     from yote.engine import Engine, Position, read_records
 
 

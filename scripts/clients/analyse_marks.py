@@ -2,7 +2,7 @@
 """Counts the marks of `yote analyse` files and compares two analyses of the
 same games (docs/analysis.md, "Marks measured").
 
-    python3 scripts/analyse_marks.py new-analysed.pgn [old-analysed.pgn]
+    python3 scripts/clients/analyse_marks.py new-analysed.pgn [old-analysed.pgn]
 
 For each file: moves, marks, and marks whose better move is the played move
 itself (a move judged against itself). With two files: how many moves'
@@ -16,7 +16,7 @@ import sys
 try:
     from yote.engine import read_records
 except ImportError:  # the yote package is not installed: the source tree
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     from yote.engine import read_records
 
 MARKS = ("??", "?!", "?")  # longest first: "?!" and "??" before "?"

@@ -4,19 +4,19 @@
 # move), each playing its neighbours through `yote match`, then rated
 # together by maximum likelihood with the random player fixed at 0.
 #
-#   scripts/ladder.sh                    # every pair, 200 games each
-#   GAMES=20 scripts/ladder.sh           # a quick look
-#   ONLY="L19-L20" scripts/ladder.sh     # some pairs (names as in PAIRS)
-#   scripts/ladder.sh --rescore          # only the standings of what is played
-#   scripts/ladder.sh --check 800 2000   # UCI_Elo 800 and 2000 against the
+#   scripts/match/ladder.sh                    # every pair, 200 games each
+#   GAMES=20 scripts/match/ladder.sh           # a quick look
+#   ONLY="L19-L20" scripts/match/ladder.sh     # some pairs (names as in PAIRS)
+#   scripts/match/ladder.sh --rescore          # only the standings of what is played
+#   scripts/match/ladder.sh --check 800 2000   # UCI_Elo 800 and 2000 against the
 #                                        # levels rated around them
-#   CONCURRENCY=1 ONLY=... scripts/ladder.sh &   # two runs side by side
-#   scripts/ladder.sh --refit            # play what is missing, fit, and write
+#   CONCURRENCY=1 ONLY=... scripts/match/ladder.sh &   # two runs side by side
+#   scripts/match/ladder.sh --refit            # play what is missing, fit, and write
 #                                        # src/search/ladder.rs (the table the
 #                                        # engine embeds); SHARD=2/4 plays only
 #                                        # every 4th pair from the 2nd (a cluster
 #                                        # task) and fits nothing
-#   scripts/ladder.sh --drift            # UCI_Elo pairs 400 apart; exits 1 when
+#   scripts/match/ladder.sh --drift            # UCI_Elo pairs 400 apart; exits 1 when
 #                                        # a difference is off by more than TOL
 #
 # Every pair's games go to ${OUT:-ladder}/<pair>.pgn. An interrupted run
@@ -25,7 +25,7 @@
 # engine is copied to $OUT/yote once, so that every game of the ladder is
 # played by the same build even if the tree is rebuilt meanwhile.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 GAMES=${GAMES:-200}
 OUT=${OUT:-ladder}
 # Games stop at 200 plies (a draw) and are adjudicated when both engines
@@ -213,7 +213,7 @@ if [[ "${1:-}" == "--refit" ]]; then
     {
         echo "//! The strength ladder (docs/strength.md): the Elo of \`Skill Level\` 0, 1,"
         echo "//! … 20 with the random player at 0, standard rules, 1 s a move."
-        echo "//! \`UCI_Elo\` is interpolated in it. Written by \`scripts/ladder.sh --refit\`."
+        echo "//! \`UCI_Elo\` is interpolated in it. Written by \`scripts/match/ladder.sh --refit\`."
         echo
         echo "/// Fitted on $(date -u +%Y-%m-%d) to $games ladder games$( [[ "${TOP:-}" == carry ]] && echo ", level 20 kept at its earlier gap above level 19")."
         echo "pub const LADDER: [u32; 21] = [$(echo "$table" | sed 's/,/, /g')];"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a yote.Board costs from Python, against the engine's own figures.
 
-    python3 scripts/bench_board.py [--engine target/release/yote] [--runs 15]
+    python3 scripts/bench/bench_board.py [--engine target/release/yote] [--runs 15]
 
 perft: the median time of ``Board(variant).perft(depth)`` in this process
 against the median of ``yote perft depth`` (divide, the default output) and
@@ -23,7 +23,7 @@ import timeit
 try:
     import yote
 except ImportError:  # not installed: the source tree (with a built native part)
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     import yote
 
 

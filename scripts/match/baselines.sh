@@ -3,13 +3,13 @@
 # in each named variant, through the match runner: the strength targets of
 # docs/measurements.md ("Summary"). Each opening is played twice, colours swapped.
 #
-#   scripts/baselines.sh                      # 100 games each, 100 ms per move
-#   GAMES=20 VARIANTS="standard 6x6" scripts/baselines.sh
+#   scripts/match/baselines.sh                      # 100 games each, 100 ms per move
+#   GAMES=20 VARIANTS="standard 6x6" scripts/match/baselines.sh
 #
 # Prints one result line per variant and opponent; records go to
 # ${OUT:-baselines}/<variant>-<opponent>.pgn.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 GAMES=${GAMES:-100}
 MOVETIME=${MOVETIME:-100}
 VARIANTS=${VARIANTS:-"standard hand-removal 6x6 classic 5x5 boxed all-options"}

@@ -3,8 +3,8 @@
 # share K of N (`--shard K/N`, N = the array's size); every task computes the
 # same schedule from the same flags and seed, so the shares never overlap.
 # A requeued task `--resume`s its own records file.
-#   sbatch scripts/cluster/slurm-match.sh            # 4 shares, as below
-#   sbatch --array=1-16 scripts/cluster/slurm-match.sh
+#   sbatch scripts/cluster/slurm_match.sh            # 4 shares, as below
+#   sbatch --array=1-16 scripts/cluster/slurm_match.sh
 # When all tasks are done, merge the shares:
 #   yote match --rescore results/shard-*.pgn [--sprt elo0=0,elo1=5]
 # Tested by tests/tournament.rs (cluster_examples_merge_to_one_run, the

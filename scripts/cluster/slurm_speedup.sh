@@ -3,8 +3,8 @@
 # (the cluster tests' flags, GAMES games) as an array of 1 task, then of
 # TASKS tasks, each task one CPU; prints the wall time of each (submit to
 # the last task's end) and their ratio. docs/cluster.md quotes it.
-#   scripts/cluster/slurm-local.sh up
-#   SLURM_CONF=$(scripts/cluster/slurm-local.sh conf) scripts/cluster/slurm-speedup.sh
+#   scripts/cluster/slurm_local.sh up
+#   SLURM_CONF=$(scripts/cluster/slurm_local.sh conf) scripts/cluster/slurm_speedup.sh
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export YOTE=${YOTE:-$ROOT/target/release/yote}
@@ -23,7 +23,7 @@ run() {
   mkdir -p "$RESULTS"
   start=$(date +%s.%N)
   sbatch --wait --quiet --chdir="$RESULTS" --array=1-"$tasks" --cpus-per-task=1 \
-    "$ROOT/scripts/cluster/slurm-match.sh"
+    "$ROOT/scripts/cluster/slurm_match.sh"
   end=$(date +%s.%N)
   awk -v a="$end" -v b="$start" 'BEGIN { print a - b }'
 }

@@ -2,7 +2,7 @@
 # Soak test of the match runner: GAMES games at depth 1 between two copies
 # of the engine, sampling the runner's memory (RSS) and open descriptors
 # every INTERVAL seconds, then checking that no engine process is left.
-#   scripts/match_soak.sh [GAMES] [INTERVAL]     (defaults 10000, 10)
+#   scripts/match/match_soak.sh [GAMES] [INTERVAL]     (defaults 10000, 10)
 # Prints one "t=<s> rss_kb=<n> fds=<n> games=<n>" line per sample and a
 # summary; run it under nice on a shared machine.
 set -euo pipefail

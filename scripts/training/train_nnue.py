@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Trains the engine's network (src/eval/nnue.rs) on labelled positions.
 
-    scripts/train_nnue.py data/*.nnue                     # -> src/eval/yote.nnue
-    scripts/train_nnue.py data/*.nnue --epochs 30 --resume
+    scripts/training/train_nnue.py data/*.nnue                     # -> src/eval/yote.nnue
+    scripts/training/train_nnue.py data/*.nnue --epochs 30 --resume
 
-Input: the files `yote tune --dump` writes (scripts/datagen.sh with NNUE=1),
+Input: the files `yote tune --dump` writes (scripts/training/datagen.sh with NNUE=1),
 one position a line: rules, position, result for the side to move, search
 score in centipawns (or -), the fitted evaluation in centipawns (files
 written before it was added lack it), the active inputs from the side to
@@ -270,7 +270,7 @@ def main():
     # Held-out positions and the float model's output in centipawns (before
     # the engine's shrink for plies without a capture).
     with torch.no_grad(), open(args.fixture, "w") as f:
-        f.write("# rules\tposition\tfloat output in centipawns (scripts/train_nnue.py)\n")
+        f.write("# rules\tposition\tfloat output in centipawns (scripts/training/train_nnue.py)\n")
         for i in held[:24].tolist():
             out = net(us[i:i + 1].long(), them[i:i + 1].long()).item()
             spec, fen = keys[i]

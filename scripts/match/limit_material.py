@@ -3,8 +3,8 @@
 material (board and hand, larger side first) each of them ended with:
 what self-play failed to convert (docs/search.md, "The network").
 
-    scripts/limit_material.py target/release/yote self.pgn
-    scripts/limit_material.py target/release/yote self.pgn --leads > leads.txt
+    scripts/match/limit_material.py target/release/yote self.pgn
+    scripts/match/limit_material.py target/release/yote self.pgn --leads > leads.txt
 
 It also says which player (by the records' White and Black names) was
 ahead in the games that ended with one side ahead.

@@ -3,9 +3,9 @@
 ahead to move, kept when the endgame tables call them a win of at least
 --min-plies to the next capture: openings for `yote match --openings`.
 
-    scripts/table_positions.py target/release/yote tb7 --ahead 4 --behind 2 \
+    scripts/tables/table_positions.py target/release/yote tb7 --ahead 4 --behind 2 \
         --count 200 --min-plies 21 --seed 1 > w42.txt
-    scripts/table_positions.py target/release/yote tb7 --ahead 4 --behind 2 \
+    scripts/tables/table_positions.py target/release/yote tb7 --ahead 4 --behind 2 \
         --count 4000 --min-plies 0 --correlate > /dev/null
 
 With --correlate, stderr gets how the plies to the next capture of the
