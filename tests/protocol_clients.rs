@@ -191,7 +191,10 @@ fn every_query_gets_exactly_one_response() {
 /// split into its jump and one removal per turn, using engine answers only.
 #[test]
 fn a_client_without_rules_code_plays_two_turn_captures_in_every_preset() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/clients/two_turn_client.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/clients/two_turn_client.py"
+    );
     let lines = std::fs::read_to_string(script).unwrap().lines().count();
     assert!(lines < 100, "{lines} lines");
     let out = std::process::Command::new("python3")
