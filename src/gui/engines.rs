@@ -201,7 +201,7 @@ impl Engines {
         self.running.load(Ordering::SeqCst)
     }
 
-    /// Every [`REAP_EVERY`]: the engines of pages that went away stop.
+    /// Every `REAP_EVERY`: the engines of pages that went away stop.
     pub fn reap_forever(&self) {
         loop {
             thread::sleep(REAP_EVERY);
@@ -210,7 +210,7 @@ impl Engines {
     }
 
     /// Stops the engines of sessions with no open stream and no request
-    /// for [`ENGINE_IDLE`], and closes sessions idle for [`IDLE`].
+    /// for `ENGINE_IDLE`, and closes sessions idle for `IDLE`.
     pub fn reap(&self) {
         let (sessions, gone) = {
             let mut sessions = self.sessions.lock().expect("sessions lock");

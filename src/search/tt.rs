@@ -64,7 +64,7 @@ impl Bound {
 pub struct TtEntry {
     /// Opaque move signature; 0 means "no move".
     pub mv: u32,
-    /// Score relative to the node (see [`score_from_tt`]).
+    /// Score relative to the node (see [`score_from_tt`](super::score::score_from_tt)).
     pub score: i16,
     /// Static evaluation of the position.
     pub eval: i16,
@@ -312,7 +312,7 @@ impl TranspositionTable {
     }
 
     /// Stores a search result. `score` must already be node-relative (see
-    /// [`score_to_tt`]); `depth` is clamped to `DEPTH_MIN..=DEPTH_MAX`.
+    /// [`score_to_tt`](super::score::score_to_tt)); `depth` is clamped to `DEPTH_MIN..=DEPTH_MAX`.
     pub fn store(&self, key: u64, mv: u32, score: i16, eval: i16, depth: i32, bound: Bound) {
         let bucket = self.bucket(key);
         let generation = self.generation();
