@@ -424,12 +424,17 @@ class Suite(Defects, Targets, Features):
             self.driver.switch_to.window(handle)
             self.driver.close()
         self.driver.switch_to.window(first)
-        # Every tab gone: each session is detached from the shared stream
-        # (the tab says so as it goes), so its analysis stops.
+        # Every tab gone: each session is closed by the tab's beacon (a 404
+        # now) or at least detached from the shared stream, so its analysis
+        # stops.
         deadline = time.time() + 20
         for session in sessions:
             while True:
-                status = json.load(urllib.request.urlopen(self.url + f"api/engines?session={session}"))
+                try:
+                    status = json.load(urllib.request.urlopen(self.url + f"api/engines?session={session}"))
+                except urllib.error.HTTPError as e:
+                    assert e.code == 404, e
+                    break
                 if status["slots"][2]["state"] != "thinking":
                     break
                 assert time.time() < deadline, f"session {session} still analyses after its tab closed"
