@@ -819,3 +819,42 @@ fn a_closed_session_ends_its_engines_at_once() {
         "a closed session starts nothing"
     );
 }
+
+/// Issue 38: `navigator.sendBeacon` posts the close as `text/plain` with
+/// the page's own Origin and `Sec-Fetch-Site: same-origin`: that is
+/// accepted, while the same request from another site or port is refused
+/// and leaves the session open.
+#[test]
+fn a_beacon_closes_its_session_and_only_from_the_page() {
+    let gui = Gui::start(&[]);
+    let session = gui.session();
+    let body = format!(r#"{{"session":"{session}"}}"#);
+    let origin = format!("http://{}", gui.host());
+    let beacon = |site: &str, origin: &str| {
+        gui.request(
+            "POST",
+            "/api/close",
+            &[
+                ("Content-Type", "text/plain;charset=UTF-8"),
+                ("Origin", origin),
+                ("Sec-Fetch-Site", site),
+                ("Sec-Fetch-Mode", "no-cors"),
+            ],
+            &body,
+        )
+    };
+    for (site, from) in [
+        ("cross-site", "http://evil.example"),
+        ("same-site", "http://127.0.0.1:1"),
+        ("cross-site", origin.as_str()),
+    ] {
+        let (status, text) = beacon(site, from);
+        assert_eq!(status, 403, "{site} from {from}: {text}");
+    }
+    let (status, text) = gui.post("/api/heartbeat", &body);
+    assert_eq!(status, 200, "a refused close closed the session: {text}");
+    let (status, text) = beacon("same-origin", &origin);
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#""closed":true"#), "{text}");
+    assert_eq!(gui.post("/api/heartbeat", &body).0, 404);
+}

@@ -424,12 +424,17 @@ class Suite(Defects, Targets, Features):
             self.driver.switch_to.window(handle)
             self.driver.close()
         self.driver.switch_to.window(first)
-        # Every tab gone: each session is detached from the shared stream
-        # (the tab says so as it goes), so its analysis stops.
+        # Every tab gone: each session is closed by the tab's beacon (a 404
+        # now) or at least detached from the shared stream, so its analysis
+        # stops.
         deadline = time.time() + 20
         for session in sessions:
             while True:
-                status = json.load(urllib.request.urlopen(self.url + f"api/engines?session={session}"))
+                try:
+                    status = json.load(urllib.request.urlopen(self.url + f"api/engines?session={session}"))
+                except urllib.error.HTTPError as e:
+                    assert e.code == 404, e
+                    break
                 if status["slots"][2]["state"] != "thinking":
                     break
                 assert time.time() < deadline, f"session {session} still analyses after its tab closed"
@@ -563,6 +568,41 @@ class Suite(Defects, Targets, Features):
         print(f"watch: {len(self.games)} games arrived live, standings of 2 engines")
         self.watch_large()
         self.watch_match_in_progress()
+        self.watch_rewritten_file()
+
+    def watch_rewritten_file(self):
+        """A records file rewritten under the page (a new match in its
+        place): the server sends `reset` and its games again; the page
+        shows them once."""
+        with open(self.watched, "w") as f:
+            f.write(self.games[0])
+        self.until("the rewritten file's one game", lambda: len(self.els("#watch-games tbody tr")) == 1)
+        time.sleep(1.0)  # three of the server's looks at the file
+        rows = len(self.els("#watch-games tbody tr"))
+        assert rows == 1, f"{rows} rows after the file was rewritten with 1 game"
+        print("watch: a rewritten file's game shown once")
+
+    # -- engine lifetime ---------------------------------------------------
+    def health(self):
+        return json.load(urllib.request.urlopen(self.url + "api/health"))
+
+    def idle_play_keeps_engine(self):
+        """A Play page waiting for the person's move keeps its engine past
+        the server's 15 s (its heartbeat), and a page left ends it at once
+        (its sendBeacon on pagehide)."""
+        self.open()
+        self.until("no engine of earlier pages", lambda: self.health()["engines"] == 0, timeout=25)
+        self.set_up_game("standard", 0.1, 20)
+        self.human_move(self.state())
+        self.until("the engine's reply", lambda: self.plies() == 2 and "White to move" in self.status())
+        assert self.health()["engines"] == 1, self.health()
+        time.sleep(18)  # past ENGINE_IDLE (15 s) and the reaper's second
+        engines = self.health()["engines"]
+        assert engines == 1, f"the idle Play page's engine was stopped ({engines} running)"
+        self.driver.get("about:blank")
+        started = time.perf_counter()
+        self.until("the left page's engine ended", lambda: self.health()["engines"] == 0, timeout=5)
+        print(f"engine lifetime: kept 18 s idle; ended {time.perf_counter() - started:.2f} s after the page left")
 
     def watch_match_in_progress(self):
         """A real `yote match --pgn` appending to the watched file: its
@@ -750,7 +790,7 @@ def main():
         steps = args.only.split(",") if args.only else [
             *DEFECTS, "analysis_matches_board", "phone", "move_tree", "analyse_this_game", "arrow_and_marks",
             "play_dialogs", "settings_kept", "board_resize", "current_move_visible", "docs_screenshot", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
-            "measure"]
+            "idle_play_keeps_engine", "measure"]
         failures = []
         for step in steps:
             t = time.perf_counter()

@@ -9,18 +9,39 @@ use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_yote");
 
-/// The scriptable misbehaving engine (tests/support/fake_engine.rs), built
-/// by `cargo test` as an example beside the test binaries' `deps/` folder.
+/// The scriptable misbehaving engine (tests/support/fake_engine.rs), an
+/// example beside the test binaries' `deps/` folder. `cargo test` builds
+/// examples, but `cargo test --test gui` does not: then it is built here,
+/// once, with the test binary's profile (the outer cargo holds no lock
+/// while tests run).
 pub fn fake_engine() -> String {
+    static BUILT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_fake_engine).clone()
+}
+
+fn build_fake_engine() -> String {
     let exe = std::env::current_exe().expect("the test binary's path");
     let profile_dir = exe
         .parent()
         .and_then(|deps| deps.parent())
         .expect("target/<profile>/deps");
     let fake = profile_dir.join("examples").join("yote-fake-engine");
+    if !fake.exists() {
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "dev",
+            Some(other) => other,
+        };
+        let status = Command::new(option_env!("CARGO").unwrap_or("cargo"))
+            .args(["build", "--quiet", "--example", "yote-fake-engine"])
+            .args(["--profile", profile, "--manifest-path"])
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+            .status()
+            .expect("run cargo to build the fake engine");
+        assert!(status.success(), "building the fake engine: {status}");
+    }
     assert!(
         fake.exists(),
-        "{} is missing: run the whole `cargo test` (it builds examples) or `cargo build --example yote-fake-engine` with the same profile",
+        "{} is missing: `cargo build --example yote-fake-engine` with the tests' profile",
         fake.display()
     );
     fake.to_string_lossy().into_owned()

@@ -121,6 +121,30 @@ function viaOwnStream() {
   return Promise.resolve();
 }
 
-window.addEventListener('pagehide', unlisten);
+// The server stops a page's engines 15 s after its last request unless
+// the page streams; a Play page waiting for a person's move neither
+// streams nor asks, so it says it is still open. Only a page with a
+// session beats: one that never used an engine costs the server nothing.
+const HEARTBEAT_MS = 5000;
+setInterval(() => {
+  if (!session) return;
+  post('/api/heartbeat', { session }).catch((e) => {
+    // Closed by the server (idle too long): the next engine call makes one.
+    if (e.status === 404) {
+      session = null;
+      listening = null;
+    }
+  });
+}, HEARTBEAT_MS);
+
+// A closing page ends its engines now rather than 15 s later. sendBeacon
+// is the one request a browser still sends on the way out (a same-origin
+// POST of text/plain, which the server reads as JSON like any body).
+window.addEventListener('pagehide', () => {
+  unlisten();
+  if (session) navigator.sendBeacon('/api/close', JSON.stringify({ session }));
+  // Back from the back/forward cache, the page makes a new session.
+  session = null;
+});
 
 export function sessionId() { return session; }

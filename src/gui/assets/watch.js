@@ -20,10 +20,14 @@ function stop() {
 function follow(id) {
   stop();
   if (!id) return;
-  $('watch-games').querySelector('tbody').replaceChildren();
-  $('watch-boards').replaceChildren();
+  clearFinished();
   drawLive([]);
   stream = new EventSource(`/api/watch?records=${id}`);
+  // The server sends the file's games from its start on each connection
+  // (a reconnect of the EventSource) and after a `reset` (the file was
+  // rewritten): what the page shows is dropped first, not shown twice.
+  stream.addEventListener('open', clearFinished);
+  stream.addEventListener('reset', clearFinished);
   stream.addEventListener('game', (e) => addGame(JSON.parse(e.data)));
   stream.addEventListener('live', (e) => drawLive(JSON.parse(e.data).games));
   stream.addEventListener('standings', (e) => drawStandings(JSON.parse(e.data)));
@@ -31,6 +35,12 @@ function follow(id) {
     if (e.data) $('watch-info').textContent = JSON.parse(e.data).error;
   });
   $('watch-info').textContent = 'following…';
+}
+
+function clearFinished() {
+  $('watch-games').querySelector('tbody').replaceChildren();
+  $('watch-boards').replaceChildren();
+  $('standings').querySelector('tbody').replaceChildren();
 }
 
 // The boards of the games in progress, keyed by game number: a board
