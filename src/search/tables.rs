@@ -464,7 +464,7 @@ impl Prober<'_> {
             .iter()
             .map(|mv| Some((*mv, self.child_value(rules, pos, mv)?)))
             .collect::<Option<Vec<_>>>()?;
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        ranked.sort_by_key(|b| std::cmp::Reverse(b.1));
         Some(ranked)
     }
 
