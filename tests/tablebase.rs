@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use yote::rules::{MoveList, Rules, Variant};
 use yote::tablebase::file::{self, TableFileError};
-use yote::tablebase::format::FormatError;
+use yote::tablebase::format::TableBytesError;
 use yote::tablebase::generate::Silent;
 use yote::tablebase::verify::verify;
 use yote::tablebase::{
@@ -249,7 +249,7 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
     let table = mapped.table(class).unwrap();
     assert_eq!(table.value(table.index.size() - 1), None);
     match read_dir(&board, &dir, 4) {
-        Err(e @ TableFileError::Format(_, FormatError::Block(_))) => {
+        Err(e @ TableFileError::Format(_, TableBytesError::Block(_))) => {
             assert!(e.to_string().contains("damaged"), "{e}")
         }
         other => panic!("expected a block checksum error, got {other:?}"),
@@ -260,12 +260,12 @@ fn files_for_other_rules_or_damaged_are_refused_and_regenerated_on_resume() {
     std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
     assert!(matches!(
         load_dir(&board, &dir, 4),
-        Err(TableFileError::Format(_, FormatError::Malformed(_)))
+        Err(TableFileError::Format(_, TableBytesError::Malformed(_)))
     ));
     std::fs::write(&path, b"hello\n\n").unwrap();
     assert!(matches!(
         load_dir(&board, &dir, 4),
-        Err(TableFileError::Format(_, FormatError::NotATable))
+        Err(TableFileError::Format(_, TableBytesError::NotATable))
     ));
     // Resume: every sound class is kept, the damaged one solved again.
     let request = Request {
@@ -940,7 +940,7 @@ fn a_long_tail_is_refused_before_it_is_read() {
     grow(&path);
     let start = std::time::Instant::now();
     match load_dir(&rules, &dir, 4) {
-        Err(TableFileError::Format(_, FormatError::Malformed(what))) => {
+        Err(TableFileError::Format(_, TableBytesError::Malformed(what))) => {
             assert!(what.contains("size"), "{what}")
         }
         other => panic!("expected a size error, got {other:?}"),

@@ -8,8 +8,12 @@
 //! plies are sent as the one move they make (`c3c5xd1`), which every UGI
 //! engine reads.
 
-use crate::rules::{Game, Move, MoveList, Outcome, Player, Position, Rules, Variant};
+use crate::rules::{
+    Game, Move, MoveError, MoveList, Outcome, Player, Position, PositionError, Rules, Variant,
+    VariantError,
+};
 use serde_json::{Value, json};
+use std::fmt;
 
 /// The most legal moves listed to the page; beyond it (huge MultiJump
 /// boards) moves are entered as text and checked here.
@@ -72,24 +76,104 @@ impl Replayed {
     }
 }
 
-/// Reads a rule spec: a preset name and/or `key=value` items.
-pub fn parse_rules(spec: &str) -> Result<Rules, String> {
-    let variant = Variant::from_spec(spec).map_err(|e| format!("variant '{spec}': {e}"))?;
-    Rules::new(variant).map_err(|e| format!("variant '{spec}': {e}"))
+/// A rule spec the rules library refused, as the page sent it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesSpecError {
+    pub spec: String,
+    pub error: VariantError,
 }
 
-/// Replays `moves` from `fen` (or the start) under `spec`; the error names
-/// the field or the ply that is wrong, as the protocol's errors do.
-pub fn replay(spec: &str, fen: Option<&str>, moves: &[String]) -> Result<Replayed, String> {
-    let rules = parse_rules(spec)?;
+impl fmt::Display for RulesSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "variant '{}': {}", self.spec, self.error)
+    }
+}
+
+impl std::error::Error for RulesSpecError {}
+
+/// Why a game the page sent could not be replayed: the field or the ply
+/// that is wrong, as the protocol's errors say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    Rules(RulesSpecError),
+    Position {
+        text: String,
+        error: PositionError,
+    },
+    TooManyPlies,
+    /// The ply at `number` (from 1), as written.
+    Ply {
+        number: usize,
+        text: String,
+        error: PlyError,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Rules(e) => e.fmt(f),
+            ReplayError::Position { text, error } => write!(f, "position '{text}': {error}"),
+            ReplayError::TooManyPlies => write!(f, "more than {MAX_PLIES} moves"),
+            ReplayError::Ply {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} '{text}': {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Why one ply was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlyError {
+    Illegal(MoveError),
+    /// The removals finishing the jump `jump`, played alone before them.
+    Removals {
+        jump: String,
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PlyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlyError::Illegal(e) => e.fmt(f),
+            PlyError::Removals { jump, error } => write!(
+                f,
+                "{error} (the removals after the jump {jump} must be removal-only, like xd4)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlyError {}
+
+/// Reads a rule spec: a preset name and/or `key=value` items.
+pub fn parse_rules(spec: &str) -> Result<Rules, RulesSpecError> {
+    let refused = |error| RulesSpecError {
+        spec: spec.to_string(),
+        error,
+    };
+    Rules::new(Variant::from_spec(spec).map_err(refused)?).map_err(refused)
+}
+
+/// Replays `moves` from `fen` (or the start) under `spec`.
+pub fn replay(spec: &str, fen: Option<&str>, moves: &[String]) -> Result<Replayed, ReplayError> {
+    let rules = parse_rules(spec).map_err(ReplayError::Rules)?;
     let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
         Some(text) => rules
             .parse_position(text)
-            .map_err(|e| format!("position '{text}': {e}"))?,
+            .map_err(|error| ReplayError::Position {
+                text: text.to_string(),
+                error,
+            })?,
         None => rules.start_position(),
     };
     if moves.len() > MAX_PLIES {
-        return Err(format!("more than {MAX_PLIES} moves"));
+        return Err(ReplayError::TooManyPlies);
     }
     let mut replayed = Replayed {
         game: Game::from_position(rules.clone(), start),
@@ -100,25 +184,24 @@ pub fn replay(spec: &str, fen: Option<&str>, moves: &[String]) -> Result<Replaye
         plies: Vec::new(),
     };
     for (index, text) in moves.iter().enumerate() {
-        play_ply(&mut replayed, text.trim())
-            .map_err(|e| format!("move {} '{}': {e}", index + 1, text.trim()))?;
+        let text = text.trim();
+        play_ply(&mut replayed, text).map_err(|error| ReplayError::Ply {
+            number: index + 1,
+            text: text.to_string(),
+            error,
+        })?;
     }
     Ok(replayed)
 }
 
 /// Plays one ply: a whole move, the jump of a capture alone, or the
 /// removals finishing that jump.
-pub fn play_ply(r: &mut Replayed, text: &str) -> Result<(), String> {
+pub fn play_ply(r: &mut Replayed, text: &str) -> Result<(), PlyError> {
     if let Some((jump, _)) = r.pending.take() {
-        let whole = format!("{jump}{text}");
-        let mv = match r.game.play_text(&whole) {
-            Ok(mv) => mv,
-            Err(e) => {
-                return Err(format!(
-                    "{e} (the removals after the jump {jump} must be removal-only, like xd4)"
-                ));
-            }
-        };
+        let mv = r
+            .game
+            .play_text(&format!("{jump}{text}"))
+            .map_err(|error| PlyError::Removals { jump, error })?;
         r.engine_moves.push(r.rules.move_text(&mv));
         r.plies.push(text.to_string());
         return Ok(());
@@ -129,19 +212,20 @@ pub fn play_ply(r: &mut Replayed, text: &str) -> Result<(), String> {
             r.plies.push(r.rules.move_text(&mv));
             Ok(())
         }
-        Err(error) => {
-            let Some(example) = capture_by_jump(&r.rules, r.game.position(), text) else {
-                return Err(error.to_string());
-            };
-            let (jumped, _) = r
-                .rules
-                .split_capture(r.game.position(), &example)
-                .ok_or_else(|| error.to_string())?;
-            r.pending = Some((text.to_string(), jumped));
-            r.plies.push(text.to_string());
-            Ok(())
-        }
+        Err(error) => play_jump_alone(r, text, error),
     }
+}
+
+/// `text` as the jump of a capture played alone, its removals owed; the
+/// move's own error when it is not one.
+fn play_jump_alone(r: &mut Replayed, text: &str, error: MoveError) -> Result<(), PlyError> {
+    let jumped = capture_by_jump(&r.rules, r.game.position(), text)
+        .and_then(|example| r.rules.split_capture(r.game.position(), &example))
+        .map(|(jumped, _)| jumped)
+        .ok_or(PlyError::Illegal(error))?;
+    r.pending = Some((text.to_string(), jumped));
+    r.plies.push(text.to_string());
+    Ok(())
 }
 
 /// A legal capture whose jump path is `text` and that removes pieces after
@@ -292,14 +376,37 @@ mod tests {
         let e = replay("standard", None, &moves(&["@c3", "c3c4"]))
             .err()
             .unwrap();
-        assert!(e.starts_with("move 2 'c3c4'"), "{e}");
+        assert!(
+            matches!(
+                &e,
+                ReplayError::Ply {
+                    number: 2,
+                    error: PlyError::Illegal(_),
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with("move 2 'c3c4'"), "{e}");
         let e = replay("nonsense", None, &[]).err().unwrap();
-        assert!(e.contains("variant 'nonsense'"), "{e}");
+        assert!(matches!(&e, ReplayError::Rules(_)), "{e:?}");
+        assert!(e.to_string().contains("variant 'nonsense'"), "{e}");
         let e = replay("standard", Some("6/6 w"), &[]).err().unwrap();
-        assert!(e.contains("position '6/6 w'"), "{e}");
+        assert!(matches!(&e, ReplayError::Position { .. }), "{e:?}");
+        assert!(e.to_string().contains("position '6/6 w'"), "{e}");
         let e = replay("standard", Some(CAPTURE), &moves(&["c3e3", "c3c4"]))
             .err()
             .unwrap();
-        assert!(e.contains("removal-only"), "{e}");
+        assert!(
+            matches!(
+                &e,
+                ReplayError::Ply {
+                    error: PlyError::Removals { .. },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("removal-only"), "{e}");
     }
 }

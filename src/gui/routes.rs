@@ -163,7 +163,7 @@ fn replay(req: &Value) -> Result<Replayed, ApiError> {
     for text in &moves {
         no_control("moves", text)?;
     }
-    board::replay(spec, fen, &moves).map_err(|e| ApiError::new(422, e))
+    board::replay(spec, fen, &moves).map_err(|e| ApiError::new(422, e.to_string()))
 }
 
 fn session_of(
@@ -283,7 +283,7 @@ fn restart(state: &AppState, req: &Value) -> Result<Value, ApiError> {
     let session = session_field(state, req)?;
     let slot = slot_field(req)?;
     let spec = text_field(req, "variant")?.unwrap_or("standard");
-    let rules = board::parse_rules(spec).map_err(|e| ApiError::new(422, e))?;
+    let rules = board::parse_rules(spec).map_err(|e| ApiError::new(422, e.to_string()))?;
     state.engines.restart(&session, slot, &rules)
 }
 
@@ -293,7 +293,7 @@ fn validate(state: &AppState, req: &Value) -> Result<Value, ApiError> {
     let session = session_field(state, req)?;
     let spec = text_field(req, "variant")?.unwrap_or("standard");
     let fen = text_field(req, "fen")?.ok_or_else(|| ApiError::new(400, "'fen' is missing"))?;
-    let rules = board::parse_rules(spec).map_err(|e| ApiError::new(422, e))?;
+    let rules = board::parse_rules(spec).map_err(|e| ApiError::new(422, e.to_string()))?;
     if let Err(e) = rules.parse_position(fen) {
         return Ok(json!({"ok": false, "error": format!("position: {e}"), "by": "rules"}));
     }

@@ -281,7 +281,7 @@ fn live_game_json(number: u64, game: &Value) -> Value {
     let fen = game["fen"].as_str();
     match board::replay(&text("variant"), fen, &moves) {
         Ok(replayed) => out["board"] = board_json(&replayed.rules, replayed.position()),
-        Err(e) => out["error"] = json!(e),
+        Err(e) => out["error"] = json!(e.to_string()),
     }
     out
 }

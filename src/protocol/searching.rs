@@ -14,13 +14,11 @@
 use super::output::{Output, bestmove_line, info_line, legal_prefix};
 use super::watchdog::Watchdog;
 use crate::rules::{Game, Move, MoveList, Player, Position, Rules};
-use crate::search::params::SearchParams;
-use crate::search::time::{GameStage, TimeBudget};
 use crate::search::{
     Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
 };
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The engine's last answer, kept so that when a front end plays the
 /// engine's capture as two turns and asks for the removals, the engine
@@ -42,11 +40,8 @@ struct GoContext {
     /// The Ponder option at `go` time: `bestmove … ponder …` only then.
     ponder_option: bool,
     started: Instant,
-    /// For the hard time limit, computed again at `ponderhit`.
+    /// A pondering search's (`ponder`) has its hard limit armed at `ponderhit`.
     limits: Limits,
-    move_overhead_ms: u64,
-    params: SearchParams,
-    stage: GameStage,
 }
 
 #[derive(Default)]
@@ -84,6 +79,9 @@ pub struct SearchControl {
     /// mid-search would block on the running search.
     pending_options: Option<SearchOptions>,
     clear_pending: bool,
+    /// The last search's hard time limit once it no longer ponders (from
+    /// the engine's budget for it), armed at `ponderhit`.
+    ponderhit_limit: Option<Duration>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -110,6 +108,7 @@ impl SearchControl {
             out,
             pending_options: None,
             clear_pending: false,
+            ponderhit_limit: None,
         }
     }
 
@@ -217,11 +216,6 @@ impl SearchControl {
         let rules = game.rules().clone();
         let root = *game.position();
         let searchmoves = request.searchmoves.clone();
-        let (move_overhead_ms, params) = {
-            let engine = lock(&self.engine);
-            (engine.options().move_overhead_ms, engine.options().params)
-        };
-        let stage = GameStage::of(game);
         let started = Instant::now();
         let id = {
             let mut s = lock(&self.shared);
@@ -237,21 +231,23 @@ impl SearchControl {
                     ponder_option,
                     started,
                     limits: request.limits.clone(),
-                    move_overhead_ms,
-                    params,
-                    stage,
                 }),
                 last_answer: s.last_answer.take(),
                 ..Shared::default()
             };
             s.id
         };
-        match hard_limit(&request.limits, move_overhead_ms, stage, &params) {
+        let pondering = request.limits.ponder;
+        let (shared, out) = (Arc::clone(&self.shared), self.out.clone());
+        let budget =
+            lock(&self.engine).go(game, request, move |event| on_event(&shared, &out, event));
+        // Infinite searches have no hard limit; pondering ones none until
+        // `ponderhit`. The watchdog ignores a search that is already over.
+        self.ponderhit_limit = budget.hard_deadline();
+        match self.ponderhit_limit.filter(|_| !pondering) {
             Some(limit) => self.watchdog.arm(started + limit, id),
             None => self.watchdog.disarm(),
         }
-        let (shared, out) = (Arc::clone(&self.shared), self.out.clone());
-        lock(&self.engine).go(game, request, move |event| on_event(&shared, &out, event));
     }
 
     /// `stop`: ends the search; its `bestmove` follows at once.
@@ -281,14 +277,10 @@ impl SearchControl {
 
     fn arm_after_ponderhit(&self) {
         let s = lock(&self.shared);
-        let Some(ctx) = s.context.as_ref().filter(|c| c.limits.ponder && s.active) else {
+        if s.context.as_ref().is_none_or(|c| !c.limits.ponder) || !s.active {
             return;
-        };
-        let limits = Limits {
-            ponder: false,
-            ..ctx.limits.clone()
-        };
-        if let Some(limit) = hard_limit(&limits, ctx.move_overhead_ms, ctx.stage, &ctx.params) {
+        }
+        if let Some(limit) = self.ponderhit_limit {
             self.watchdog.arm(Instant::now() + limit, s.id);
         }
     }
@@ -335,16 +327,6 @@ fn counted_as_a_part_of(pos: &Position, root: &Position) -> Position {
         root.move_number(),
     )
     .with_owed_removals(pos.owed_removals().min(u32::from(u8::MAX)) as u8)
-}
-
-/// The longest a search with these limits may take (None: no time limit).
-fn hard_limit(
-    limits: &Limits,
-    move_overhead_ms: u64,
-    stage: GameStage,
-    params: &SearchParams,
-) -> Option<std::time::Duration> {
-    TimeBudget::new(limits, move_overhead_ms, stage, params).hard_deadline()
 }
 
 fn on_event(shared: &Mutex<Shared>, out: &Output, event: SearchEvent) {

@@ -10,7 +10,9 @@ use super::display;
 use super::options::{OptionTable, OptionValue};
 use super::output::Output;
 use super::searching::SearchControl;
-use super::settings::{self, CLEAR_HASH, PONDER, TABLEBASE_PATH, TABLEBASE_PIECES};
+use super::settings::{
+    self, CLEAR_HASH, PONDER, RulesError, SetOptionError, TABLEBASE_PATH, TABLEBASE_PIECES,
+};
 
 const THREADS: &str = "Threads";
 use crate::rules::{
@@ -194,18 +196,20 @@ impl Session {
         let result = if settings::sets_every_rule(&canonical) {
             self.set_variant(&canonical, value)
         } else if let Some(key) = settings::rule_key(&canonical) {
-            self.set_rule(&canonical, key, value)
+            def.parse_value(value)
+                .map_err(SetOptionError::Value)
+                .and_then(|parsed| self.set_rule(&canonical, key, &parsed))
         } else {
             self.set_engine_option(&canonical, value)
         };
         if let Err(e) = result {
-            self.out.error(&e);
+            self.out.error(&e.to_string());
         }
     }
 
     /// A preset or a whole rule spec: every rule it does not name is reset,
     /// except those set by their own options, which stay on top of it.
-    fn set_variant(&mut self, option: &str, value: Option<&str>) -> Result<(), String> {
+    fn set_variant(&mut self, option: &str, value: Option<&str>) -> Result<(), SetOptionError> {
         let preset = settings::variant_value(option, value)?;
         let spec = value.unwrap_or("").trim();
         let named = settings::named_rule_keys(spec);
@@ -215,8 +219,8 @@ impl Session {
             .filter(|o| !named.contains(&o.key))
             .cloned()
             .collect();
-        let variant =
-            with_rule_options(preset, &kept).map_err(|e| format!("option {option}: {e}"))?;
+        let variant = with_rule_options(preset, &kept)
+            .map_err(|e| settings::invalid_rules(option, RulesError::Invalid(e)))?;
         let warning = settings::variant_reset_warning(option, self.rules.variant(), &variant, spec);
         let overridden: Vec<String> = kept
             .iter()
@@ -224,7 +228,7 @@ impl Session {
             .map(|o| format!("{} {}", o.name, o.value))
             .collect();
         self.change_rules(variant)
-            .map_err(|e| format!("option {option}: {e}"))?;
+            .map_err(|e| settings::invalid_rules(option, e))?;
         self.preset = preset;
         self.rule_options = kept;
         if !overridden.is_empty() {
@@ -244,34 +248,32 @@ impl Session {
         &mut self,
         name: &str,
         key: &'static str,
-        value: Option<&str>,
-    ) -> Result<(), String> {
-        let def = self.options.find(name).ok_or("no such rule option")?;
-        let parsed = def.parse_value(value).map_err(|e| e.to_string())?;
+        parsed: &OptionValue,
+    ) -> Result<(), SetOptionError> {
         let mut options = self.rule_options.clone();
         options.retain(|o| o.key != key);
         options.push(RuleOption {
             name: name.to_string(),
             key,
-            value: settings::value_text(&parsed),
+            value: settings::value_text(parsed),
         });
-        let variant =
-            with_rule_options(self.preset, &options).map_err(|e| format!("option {name}: {e}"))?;
+        let variant = with_rule_options(self.preset, &options)
+            .map_err(|e| settings::invalid_rules(name, RulesError::Invalid(e)))?;
         self.change_rules(variant)
-            .map_err(|e| format!("option {name}: {e}"))?;
+            .map_err(|e| settings::invalid_rules(name, e))?;
         self.rule_options = options;
         Ok(())
     }
 
     /// Installs new rules (if valid), shows them to the GUI and resets the
     /// game to their start position.
-    fn change_rules(&mut self, variant: Variant) -> Result<(), String> {
-        let rules = Rules::new(variant).map_err(|e| e.to_string())?;
+    fn change_rules(&mut self, variant: Variant) -> Result<(), RulesError> {
+        let rules = Rules::new(variant).map_err(RulesError::Invalid)?;
         // Tables depend on every rule but the history rules, and on the
         // piece count for which classes are looked for: NoCaptureDraw and
         // the like change only what the prober trusts, not the tables.
         let tables_change = tables::tables_differ(self.rules.variant(), &variant);
-        settings::sync_rule_options(&mut self.options, &variant).map_err(|e| e.to_string())?;
+        settings::sync_rule_options(&mut self.options, &variant).map_err(RulesError::NotShown)?;
         self.game = Game::new(rules.clone());
         self.given = None;
         self.rejected = None;
@@ -345,9 +347,12 @@ impl Session {
         self.print(lines);
     }
 
-    fn set_engine_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    fn set_engine_option(&mut self, name: &str, value: Option<&str>) -> Result<(), SetOptionError> {
         settings::check_engine_option(name, value)?;
-        let stored = self.options.set(name, value).map_err(|e| e.to_string())?;
+        let stored = self
+            .options
+            .set(name, value)
+            .map_err(SetOptionError::Value)?;
         if let OptionValue::Int(n) = stored
             && name == THREADS
         {
@@ -532,11 +537,11 @@ impl Session {
     fn query(&self, query: &Query) {
         match self.answer(query) {
             Ok(answer) => self.out.line(&format!("response {answer}")),
-            Err(e) => self.out.query_error(&e),
+            Err(e) => self.out.query_error(&e.to_string()),
         }
     }
 
-    fn answer(&self, query: &Query) -> Result<String, String> {
+    fn answer(&self, query: &Query) -> Result<String, TooManyMoves> {
         if self.rejected.is_some() {
             // Consistent with `go` answering `bestmove (none)`: no game goes
             // on, none has a result, no move is legal.
@@ -563,14 +568,25 @@ impl Session {
             Query::Moves => match display::legal_move_texts(&self.game) {
                 Ok(moves) if moves.is_empty() => "none".to_string(),
                 Ok(moves) => moves.join(" "),
-                Err(count) => return Err(too_many_moves("query moves", count)),
+                Err(count) => {
+                    return Err(TooManyMoves {
+                        command: "query moves",
+                        count,
+                    });
+                }
             },
         })
     }
 
     fn moves(&self) {
         match display::legal_move_texts(&self.game) {
-            Err(count) => self.out.error(&too_many_moves("moves", count)),
+            Err(count) => self.out.error(
+                &TooManyMoves {
+                    command: "moves",
+                    count,
+                }
+                .to_string(),
+            ),
             Ok(moves) if moves.is_empty() => {
                 let why = self
                     .game
@@ -635,9 +651,25 @@ fn with_rule_options(preset: Variant, options: &[RuleOption]) -> Result<Variant,
     Ok(variant)
 }
 
-fn too_many_moves(what: &str, count: u64) -> String {
-    format!("{what}: {count} legal moves, too many to list (the limit is {MAX_MOVES})")
+/// A position with more legal moves than a move list holds: `command`
+/// cannot list them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooManyMoves {
+    pub command: &'static str,
+    pub count: u64,
 }
+
+impl std::fmt::Display for TooManyMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let TooManyMoves { command, count } = self;
+        write!(
+            f,
+            "{command}: {count} legal moves, too many to list (the limit is {MAX_MOVES})"
+        )
+    }
+}
+
+impl std::error::Error for TooManyMoves {}
 
 /// Reads one move against the running game (`Game::parse_move`: the game
 /// not over by any rule, the move legal, a part of a capture accepted).
@@ -686,4 +718,22 @@ fn side_clock(params: &GoParams, side: Player) -> (Option<u64>, u64, Option<Stri
     };
     let note = format!("go: no time given for {side}; using {whose}, {stand_in} ms, as its clock");
     (Some(stand_in), inc.or(other_inc).unwrap_or(0), Some(note))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// protocol.md pins this text for `moves` and `query moves`.
+    #[test]
+    fn too_many_moves_says_the_count_and_the_limit() {
+        let e = TooManyMoves {
+            command: "query moves",
+            count: 70_000,
+        };
+        assert_eq!(
+            e.to_string(),
+            "query moves: 70000 legal moves, too many to list (the limit is 65536)"
+        );
+    }
 }

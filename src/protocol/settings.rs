@@ -8,12 +8,13 @@
 use super::options::{OptionDef, OptionError, OptionTable, OptionValue};
 use crate::rules::geometry::{MAX_SIZE, MIN_SIZE};
 use crate::rules::variant::{MAX_NO_CAPTURE_DRAW, MAX_PIECES, MAX_REPETITION_DRAW};
-use crate::rules::{NoCaptureOutcome, NoMoves, Removal, Variant, WinCondition};
-use crate::search::alphabeta::Features;
-use crate::search::params::SearchParams;
+use crate::rules::{NoCaptureOutcome, NoMoves, Removal, Variant, VariantError, WinCondition};
+use crate::search::alphabeta::{FeatureError, Features};
+use crate::search::params::{ParamError, SearchParams};
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search::{PlayStyle, SearchOptions};
 use crate::tablebase;
+use std::fmt;
 
 pub const VARIANT: &str = "Variant";
 /// The whole rule set as a `string` option: managers that check a combo's
@@ -135,14 +136,68 @@ pub const TABLEBASE_PROBE_DEPTH: &str = "TablebaseProbeDepth";
 /// MiB of decoded table blocks the process keeps.
 pub const TABLEBASE_CACHE: &str = "TablebaseCache";
 
+/// Why a `setoption` was refused; the options and rules stay as they were.
+/// `Display` is the protocol's error line (after `error: `).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetOptionError {
+    /// The option table refused the value (type, range, missing value).
+    Value(OptionError),
+    Features(FeatureError),
+    Params(ParamError),
+    /// A rule spec such as `,` that names no preset and no rule.
+    NamesNoRule {
+        option: String,
+        spec: String,
+    },
+    /// The rules the option would set are not valid rules.
+    Rules {
+        option: String,
+        error: RulesError,
+    },
+}
+
+impl fmt::Display for SetOptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetOptionError::Value(e) => e.fmt(f),
+            SetOptionError::Features(e) => e.fmt(f),
+            SetOptionError::Params(e) => write!(f, "option {SEARCH_PARAMS}: {e}"),
+            SetOptionError::NamesNoRule { option, spec } => {
+                write!(f, "option {option}: {spec:?} names no preset and no rule")
+            }
+            SetOptionError::Rules { option, error } => write!(f, "option {option}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SetOptionError {}
+
+/// Why new rules could not be installed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    Invalid(VariantError),
+    /// The rule options could not show the rules (their ranges are narrower).
+    NotShown(OptionError),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::Invalid(e) => e.fmt(f),
+            RulesError::NotShown(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
 /// Rejects a value the option table would store but the engine cannot use.
-pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), String> {
+pub fn check_engine_option(name: &str, value: Option<&str>) -> Result<(), SetOptionError> {
     if name == SEARCH_FEATURES {
-        Features::parse(value.unwrap_or_default()).map_err(|e| e.to_string())?;
+        Features::parse(value.unwrap_or_default()).map_err(SetOptionError::Features)?;
     }
     if name == SEARCH_PARAMS {
-        SearchParams::parse(value.unwrap_or_default())
-            .map_err(|e| format!("option {SEARCH_PARAMS}: {e}"))?;
+        SearchParams::parse(value.unwrap_or_default()).map_err(SetOptionError::Params)?;
     }
     Ok(())
 }
@@ -230,19 +285,28 @@ pub fn value_text(value: &OptionValue) -> String {
 /// reads — in particular the one `info string variant` prints — applied on
 /// top of `standard`. One option thus sets every rule, whatever order a
 /// client sends its options in.
-pub fn variant_value(option: &str, value: Option<&str>) -> Result<Variant, String> {
+pub fn variant_value(option: &str, value: Option<&str>) -> Result<Variant, SetOptionError> {
     let spec = value
         .map(str::trim)
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| OptionError::MissingValue(option.to_string()).to_string())?;
+        .ok_or_else(|| SetOptionError::Value(OptionError::MissingValue(option.to_string())))?;
     // `Variant::from_spec` skips empty items, so `,` alone would read as
     // standard: a value that names nothing is as empty as no value.
     if spec.split(',').all(|item| item.trim().is_empty()) {
-        return Err(format!(
-            "option {option}: {spec:?} names no preset and no rule"
-        ));
+        return Err(SetOptionError::NamesNoRule {
+            option: option.to_string(),
+            spec: spec.to_string(),
+        });
     }
-    Variant::from_spec(spec).map_err(|e| format!("option {option}: {e}"))
+    Variant::from_spec(spec).map_err(|e| invalid_rules(option, RulesError::Invalid(e)))
+}
+
+/// The error of an option whose rules are refused.
+pub fn invalid_rules(option: &str, error: RulesError) -> SetOptionError {
+    SetOptionError::Rules {
+        option: option.to_string(),
+        error,
+    }
 }
 
 /// The warning for a `Variant` value that switched off or changed a rule no
@@ -379,8 +443,9 @@ mod tests {
         assert_eq!(params.get("qs_removals"), Some(3));
         assert_eq!(params.get("aspiration_delta"), Some(30));
         let err = check_engine_option(SEARCH_PARAMS, Some("lmr_divisor=1")).unwrap_err();
+        assert!(matches!(err, SetOptionError::Params(_)), "{err:?}");
         assert_eq!(
-            err,
+            err.to_string(),
             "option SearchParams: search parameter lmr_divisor=1 is outside 100..500"
         );
         assert!(check_engine_option(SEARCH_PARAMS, Some("")).is_ok());
@@ -441,10 +506,16 @@ mod tests {
         ] {
             assert!(variant_value(VARIANT, bad).is_err(), "{bad:?}");
         }
+        let err = variant_value(VARIANT, Some("")).unwrap_err();
         assert_eq!(
-            variant_value(VARIANT, Some("")).unwrap_err(),
-            "option Variant needs a value"
+            err,
+            SetOptionError::Value(OptionError::MissingValue(VARIANT.to_string()))
         );
+        assert_eq!(err.to_string(), "option Variant needs a value");
+        assert!(matches!(
+            variant_value(VARIANT, Some(" , ")),
+            Err(SetOptionError::NamesNoRule { .. })
+        ));
     }
 
     #[test]

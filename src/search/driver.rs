@@ -60,8 +60,41 @@ pub fn search_with(
     signals: &Signals,
     on_event: &mut dyn FnMut(SearchEvent),
 ) -> SearchResult {
-    let search = Search::new(game, request, options, features);
+    let budget = time_budget(game, &request.limits, options);
+    let search = Search::new(game, request, options, features, budget);
     run_search(&search, tt, signals, on_event)
+}
+
+/// `search` by a budget already made (`time_budget`) for a caller that
+/// needs its deadlines too (the protocol's watchdog).
+pub fn search_within(
+    game: &Game,
+    request: &SearchRequest,
+    options: &SearchOptions,
+    budget: TimeBudget,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    on_event: &mut dyn FnMut(SearchEvent),
+) -> SearchResult {
+    let search = Search::new(game, request, options, options.features, budget);
+    run_search(&search, tt, signals, on_event)
+}
+
+/// The time a search of `game` by `limits` may take. Pondering searches
+/// without a clock until ponderhit, then by the clock of the `go`
+/// (measured from the `go`, which errs on the safe side): the budget is
+/// that clock's.
+pub fn time_budget(game: &Game, limits: &Limits, options: &SearchOptions) -> TimeBudget {
+    let clock = Limits {
+        ponder: false,
+        ..limits.clone()
+    };
+    TimeBudget::new(
+        &clock,
+        options.move_overhead_ms,
+        GameStage::of(game),
+        &options.params,
+    )
 }
 
 /// Searches `game`'s position and gives `judged`, a legal move there, an
@@ -79,9 +112,10 @@ pub fn search_judging(
     signals: &Signals,
     on_event: &mut dyn FnMut(SearchEvent),
 ) -> SearchResult {
+    let budget = time_budget(game, &request.limits, options);
     let search = Search {
         judged: Some(judged),
-        ..Search::new(game, request, options, options.features)
+        ..Search::new(game, request, options, options.features, budget)
     };
     run_search(&search, tt, signals, on_event)
 }
@@ -93,6 +127,7 @@ struct Search<'a> {
     options: &'a SearchOptions,
     features: Features,
     judged: Option<Move>,
+    budget: TimeBudget,
 }
 
 impl<'a> Search<'a> {
@@ -101,6 +136,7 @@ impl<'a> Search<'a> {
         request: &'a SearchRequest,
         options: &'a SearchOptions,
         features: Features,
+        budget: TimeBudget,
     ) -> Search<'a> {
         Search {
             game,
@@ -108,6 +144,7 @@ impl<'a> Search<'a> {
             options,
             features,
             judged: None,
+            budget,
         }
     }
 }
@@ -124,6 +161,7 @@ fn run_search(
         options,
         features,
         judged,
+        budget,
     } = search;
     let start = Instant::now();
     let rules = game.rules();
@@ -182,18 +220,6 @@ fn run_search(
             nodes: 1,
         };
     }
-    // Pondering searches without a clock until ponderhit, then by the clock
-    // of the `go` (measured from the `go`, which errs on the safe side).
-    let clock = Limits {
-        ponder: false,
-        ..limits.clone()
-    };
-    let budget = TimeBudget::new(
-        &clock,
-        options.move_overhead_ms,
-        GameStage::of(game),
-        &options.params,
-    );
     // No time left to think (the clock within MoveOverhead): a few hundred
     // nodes, a fraction of a millisecond of work however loaded the
     // machine, instead of deepening until the last millisecond is up.

@@ -7,7 +7,7 @@
 //! `format.rs`; probing it is `mapped.rs`.
 
 use super::class::Class;
-use super::format::{self, FormatError, Kind};
+use super::format::{self, Kind, TableBytesError};
 use super::index::ClassIndex;
 use super::mapped::{self, MappedClass};
 use super::table::Table;
@@ -90,7 +90,7 @@ pub enum TableFileError {
         found: Metric,
         wanted: Metric,
     },
-    Format(PathBuf, FormatError),
+    Format(PathBuf, TableBytesError),
     /// A symbolic link whose target does not exist (a loop is an `Io`
     /// error of its own).
     BrokenLink(PathBuf),

@@ -143,7 +143,7 @@ pub struct Header {
 
 /// Why a file's bytes were refused (the caller adds the path).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FormatError {
+pub enum TableBytesError {
     NotATable,
     Version(String),
     Malformed(&'static str),
@@ -151,21 +151,21 @@ pub enum FormatError {
     Block(u64),
 }
 
-impl std::fmt::Display for FormatError {
+impl std::fmt::Display for TableBytesError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FormatError::NotATable => f.write_str("not a yote tablebase file"),
-            FormatError::Version(v) => write!(
+            TableBytesError::NotATable => f.write_str("not a yote tablebase file"),
+            TableBytesError::Version(v) => write!(
                 f,
                 "format version {v}, this program reads version {FORMAT_VERSION}"
             ),
-            FormatError::Malformed(what) => write!(f, "damaged header or data ({what})"),
-            FormatError::Block(n) => write!(f, "damaged: block {n} fails its checksum"),
+            TableBytesError::Malformed(what) => write!(f, "damaged header or data ({what})"),
+            TableBytesError::Block(n) => write!(f, "damaged: block {n} fails its checksum"),
         }
     }
 }
 
-impl std::error::Error for FormatError {}
+impl std::error::Error for TableBytesError {}
 
 impl Header {
     /// Bytes of one decoded block.
@@ -215,43 +215,45 @@ impl Header {
 
 /// Reads the header at the start of `bytes` (at least the header; the
 /// whole file or its first `MAX_HEADER` bytes).
-pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
+pub fn parse_header(bytes: &[u8]) -> Result<Header, TableBytesError> {
     let window = &bytes[..bytes.len().min(MAX_HEADER)];
     if !window.starts_with(MAGIC.as_bytes()) {
-        return Err(FormatError::NotATable);
+        return Err(TableBytesError::NotATable);
     }
     let end = window
         .windows(2)
         .position(|w| w == b"\n\n")
-        .ok_or(FormatError::Malformed("header cut short"))?;
+        .ok_or(TableBytesError::Malformed("header cut short"))?;
     let text = std::str::from_utf8(&window[..end + 1])
-        .map_err(|_| FormatError::Malformed("header is not text"))?;
+        .map_err(|_| TableBytesError::Malformed("header is not text"))?;
     let field = |key: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
     };
-    let version = field("format").ok_or(FormatError::Malformed("no format line"))?;
+    let version = field("format").ok_or(TableBytesError::Malformed("no format line"))?;
     if version != FORMAT_VERSION.to_string() {
-        return Err(FormatError::Version(version.to_string()));
+        return Err(TableBytesError::Version(version.to_string()));
     }
     let crc_line = text
         .rfind("header-crc32 ")
-        .ok_or(FormatError::Malformed("no header checksum"))?;
+        .ok_or(TableBytesError::Malformed("no header checksum"))?;
     let stored = field("header-crc32").and_then(|t| u32::from_str_radix(t, 16).ok());
     if stored != Some(crc32fast::hash(&text.as_bytes()[..crc_line])) {
-        return Err(FormatError::Malformed("header checksum"));
+        return Err(TableBytesError::Malformed("header checksum"));
     }
     let number = |key, what| {
         field(key)
             .and_then(|t| t.parse::<u64>().ok())
-            .ok_or(FormatError::Malformed(what))
+            .ok_or(TableBytesError::Malformed(what))
     };
     let kind = match field("kind") {
         Some("wdl") => Kind::Wdl,
         // The first files of format 2 named their distance to the end so.
         Some("distance") => Kind::Distance(Metric::Dtm),
-        Some(name) => Kind::Distance(Metric::parse(name).ok_or(FormatError::Malformed("kind"))?),
-        None => return Err(FormatError::Malformed("kind")),
+        Some(name) => {
+            Kind::Distance(Metric::parse(name).ok_or(TableBytesError::Malformed("kind"))?)
+        }
+        None => return Err(TableBytesError::Malformed("kind")),
     };
     let class_numbers: Vec<u8> = field("class")
         .unwrap_or("")
@@ -259,12 +261,12 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
         .filter_map(|x| x.parse().ok())
         .collect();
     let [a, b, c, d] = class_numbers[..] else {
-        return Err(FormatError::Malformed("class"));
+        return Err(TableBytesError::Malformed("class"));
     };
     let header = Header {
         kind,
         rules: field("rules")
-            .ok_or(FormatError::Malformed("no rules line"))?
+            .ok_or(TableBytesError::Malformed("no rules line"))?
             .to_string(),
         class: Class::new(a, b, c, d),
         positions: number("positions", "position count")?,
@@ -272,23 +274,23 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
         compression: match field("compression") {
             Some("deflate") => Compression::Deflate,
             Some("zstd") => Compression::Zstd,
-            _ => return Err(FormatError::Malformed("compression")),
+            _ => return Err(TableBytesError::Malformed("compression")),
         },
         // Files written before the field: any distance may be there.
         longest: field("longest")
             .map_or(Some(MAX_DISTANCE), |t| t.parse::<u16>().ok())
-            .ok_or(FormatError::Malformed("longest distance"))?,
+            .ok_or(TableBytesError::Malformed("longest distance"))?,
         losses_derived: match field("losses") {
             None | Some("stored") => false,
             Some("derived") => true,
-            Some(_) => return Err(FormatError::Malformed("losses")),
+            Some(_) => return Err(TableBytesError::Malformed("losses")),
         },
         block_positions: number("block", "block size")?,
         blocks: number("blocks", "block count")?,
         data_bytes: number("data", "data length")?,
         index_crc: field("index-crc32")
             .and_then(|t| u32::from_str_radix(t, 16).ok())
-            .ok_or(FormatError::Malformed("index checksum"))?,
+            .ok_or(TableBytesError::Malformed("index checksum"))?,
         length: end + 2,
     };
     let width_ok = match kind {
@@ -303,35 +305,35 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, FormatError> {
         || header.block_positions > 1 << 20
         || header.blocks != header.positions.div_ceil(header.block_positions)
     {
-        return Err(FormatError::Malformed("layout"));
+        return Err(TableBytesError::Malformed("layout"));
     }
     Ok(header)
 }
 
 /// Checks a whole file's bytes against their header (length, index
 /// checksum, block offsets) and returns the header.
-pub fn check(bytes: &[u8]) -> Result<Header, FormatError> {
+pub fn check(bytes: &[u8]) -> Result<Header, TableBytesError> {
     let header = parse_header(bytes)?;
     if bytes.len() as u64 != header.file_length() {
-        return Err(FormatError::Malformed("file length"));
+        return Err(TableBytesError::Malformed("file length"));
     }
     if crc32fast::hash(&bytes[header.index_range()]) != header.index_crc {
-        return Err(FormatError::Malformed("index checksum"));
+        return Err(TableBytesError::Malformed("index checksum"));
     }
     let blocks = Blocks::new(&header, bytes);
     let mut last = blocks.offset(0)?;
     if last != 0 {
-        return Err(FormatError::Malformed("block offsets"));
+        return Err(TableBytesError::Malformed("block offsets"));
     }
     for n in 1..=header.blocks {
         let next = blocks.offset(n)?;
         if next < last {
-            return Err(FormatError::Malformed("block offsets"));
+            return Err(TableBytesError::Malformed("block offsets"));
         }
         last = next;
     }
     if last != header.data_bytes {
-        return Err(FormatError::Malformed("block offsets"));
+        return Err(TableBytesError::Malformed("block offsets"));
     }
     Ok(header)
 }
@@ -351,23 +353,23 @@ impl<'a> Blocks<'a> {
     /// `len` bytes at `at`, or an error where they are not all there: what
     /// is read from a mapped file is checked at use, never trusted from an
     /// earlier look (the file may have been rewritten in place since).
-    fn bytes_at(&self, at: u64, len: u64) -> Result<&'a [u8], FormatError> {
+    fn bytes_at(&self, at: u64, len: u64) -> Result<&'a [u8], TableBytesError> {
         let end = at
             .checked_add(len)
-            .ok_or(FormatError::Malformed("block offsets"))?;
-        let outside = || FormatError::Malformed("block offsets");
+            .ok_or(TableBytesError::Malformed("block offsets"))?;
+        let outside = || TableBytesError::Malformed("block offsets");
         let range = usize::try_from(at).map_err(|_| outside())?
             ..usize::try_from(end).map_err(|_| outside())?;
         self.bytes.get(range).ok_or_else(outside)
     }
 
-    fn offset(&self, n: u64) -> Result<u64, FormatError> {
+    fn offset(&self, n: u64) -> Result<u64, TableBytesError> {
         let at = self.header.length as u64 + 8 * n;
         let bytes = self.bytes_at(at, 8)?;
         Ok(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
     }
 
-    fn stored_crc(&self, n: u64) -> Result<u32, FormatError> {
+    fn stored_crc(&self, n: u64) -> Result<u32, TableBytesError> {
         let at = self.header.length as u64 + 8 * (self.header.blocks + 1) + 4 * n;
         let bytes = self.bytes_at(at, 4)?;
         Ok(u32::from_le_bytes(bytes.try_into().expect("4 bytes")))
@@ -375,16 +377,16 @@ impl<'a> Blocks<'a> {
 
     /// Decodes block `n` into `out` (resized to the block's bytes), after
     /// checking its place and its CRC-32.
-    pub fn decode(&self, n: u64, out: &mut Vec<u8>) -> Result<(), FormatError> {
+    pub fn decode(&self, n: u64, out: &mut Vec<u8>) -> Result<(), TableBytesError> {
         if n >= self.header.blocks {
-            return Err(FormatError::Block(n));
+            return Err(TableBytesError::Block(n));
         }
         let data_start = self.header.index_range().end as u64;
         let (from, to) = (self.offset(n)?, self.offset(n + 1)?);
-        let len = to.checked_sub(from).ok_or(FormatError::Block(n))?;
+        let len = to.checked_sub(from).ok_or(TableBytesError::Block(n))?;
         let data = self.bytes_at(data_start.saturating_add(from), len)?;
         if crc32fast::hash(data) != self.stored_crc(n)? {
-            return Err(FormatError::Block(n));
+            return Err(TableBytesError::Block(n));
         }
         out.clear();
         out.resize(self.header.block_bytes(), 0);
@@ -392,9 +394,9 @@ impl<'a> Blocks<'a> {
             Compression::Zstd => unzstd(data, out),
             Compression::Deflate => inflate(data, out),
         }
-        .ok_or(FormatError::Block(n))?;
+        .ok_or(TableBytesError::Block(n))?;
         if written != self.expected_bytes(n) {
-            return Err(FormatError::Block(n));
+            return Err(TableBytesError::Block(n));
         }
         Ok(())
     }
@@ -410,7 +412,7 @@ impl<'a> Blocks<'a> {
     }
 
     /// Every block checked and decoded, in order.
-    pub fn decode_all(&self) -> Result<Vec<u8>, FormatError> {
+    pub fn decode_all(&self) -> Result<Vec<u8>, TableBytesError> {
         let mut all = Vec::new();
         let mut block = Vec::new();
         for n in 0..self.header.blocks {
@@ -656,10 +658,10 @@ fn compress_all(chunks: &[&[u8]], level: i32, threads: usize) -> Vec<Vec<u8>> {
 
 /// Decodes both files' bytes back into the codes of every position (a
 /// derived loss as `Loss(0)`).
-pub fn decode_codes(wdl: &Blocks, distance: &Blocks) -> Result<Codes, FormatError> {
+pub fn decode_codes(wdl: &Blocks, distance: &Blocks) -> Result<Codes, TableBytesError> {
     let n = wdl.header.positions as usize;
     if distance.header.positions as usize != n {
-        return Err(FormatError::Malformed("the two files' position counts"));
+        return Err(TableBytesError::Malformed("the two files' position counts"));
     }
     let symbols = wdl.decode_all()?;
     let codes = distance.decode_all()?;
@@ -670,7 +672,7 @@ pub fn decode_codes(wdl: &Blocks, distance: &Blocks) -> Result<Codes, FormatErro
         let value = value_of(symbol_at(&symbols, wdl.header.width, i), derived, || {
             Some(code_at(&codes, width, i))
         })
-        .ok_or(FormatError::Malformed(
+        .ok_or(TableBytesError::Malformed(
             "win/draw/loss and distance disagree",
         ))?;
         out.push(value.encode());
@@ -738,7 +740,7 @@ mod tests {
         assert!(blocks.decode(0, &mut block).is_ok());
         assert_eq!(
             blocks.decode(header.blocks - 1, &mut block),
-            Err(FormatError::Block(header.blocks - 1))
+            Err(TableBytesError::Block(header.blocks - 1))
         );
         // In the header, the index, or the length: the file is refused.
         for at in [20, header.length + 3] {
@@ -751,7 +753,7 @@ mod tests {
         longer.push(0);
         assert_eq!(
             check(&longer).err(),
-            Some(FormatError::Malformed("file length"))
+            Some(TableBytesError::Malformed("file length"))
         );
     }
 }

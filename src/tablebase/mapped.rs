@@ -10,7 +10,7 @@
 //! the mapping shows under a search that trusted it (issue 39).
 
 use super::class::Class;
-use super::format::{self, Blocks, FormatError, Header, Kind};
+use super::format::{self, Blocks, Header, Kind, TableBytesError};
 use super::value::Codes;
 use super::value::Value;
 use memmap2::Mmap;
@@ -81,7 +81,7 @@ pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
 #[derive(Debug)]
 pub enum HeaderError {
     Io(std::io::Error),
-    Format(FormatError),
+    Format(TableBytesError),
 }
 
 impl std::fmt::Display for HeaderError {
@@ -92,6 +92,8 @@ impl std::fmt::Display for HeaderError {
         }
     }
 }
+
+impl std::error::Error for HeaderError {}
 
 /// Reads and checks the header of a file without reading further, and
 /// compares the file's size with the length the header gives it.
@@ -104,7 +106,7 @@ pub fn read_header(path: &Path) -> Result<Header, HeaderError> {
         .map_err(HeaderError::Io)?;
     let header = format::parse_header(&start).map_err(HeaderError::Format)?;
     if header.file_length() != size {
-        return Err(HeaderError::Format(FormatError::Malformed(
+        return Err(HeaderError::Format(TableBytesError::Malformed(
             "file size differs from the header's",
         )));
     }
@@ -136,24 +138,63 @@ impl Mapped {
     /// Whether the file still is what was mapped: the same length, the same
     /// header bytes. A probe decodes a block only after this holds (the
     /// block's own CRC-32 then vouches for the data).
-    fn unchanged(&self) -> Result<(), String> {
-        let size = self.file.metadata().map_err(|e| e.to_string())?.len();
+    fn unchanged(&self) -> Result<(), MappedError> {
+        let size = self.file.metadata().map_err(MappedError::Io)?.len();
         if size != self.map.len() as u64 {
-            return Err(format!(
-                "it changed under the engine (now {size} bytes, {} when mapped)",
-                self.map.len()
-            ));
+            return Err(MappedError::Resized {
+                now: size,
+                mapped: self.map.len(),
+            });
         }
         let head = self
             .map
             .get(..self.header.length)
-            .ok_or("it changed under the engine (shorter than its header)")?;
+            .ok_or(MappedError::ShorterThanHeader)?;
         if crc32fast::hash(head) != self.header_crc {
-            return Err("it changed under the engine (another header)".to_string());
+            return Err(MappedError::AnotherHeader);
         }
         Ok(())
     }
 }
+
+/// Why a file that loaded is refused once it is used: it cannot be
+/// mapped, or it is no longer the file that was loaded.
+#[derive(Debug)]
+pub enum MappedError {
+    /// The file could not be opened, measured or mapped.
+    Io(std::io::Error),
+    Header(HeaderError),
+    /// Its header names other rules, another class or kind than at loading.
+    HeaderChanged,
+    Bytes(TableBytesError),
+    /// Its length is no longer the mapping's.
+    Resized {
+        now: u64,
+        mapped: usize,
+    },
+    ShorterThanHeader,
+    /// Its header bytes are no longer those mapped.
+    AnotherHeader,
+}
+
+impl std::fmt::Display for MappedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const CHANGED: &str = "it changed under the engine";
+        match self {
+            MappedError::Io(e) => e.fmt(f),
+            MappedError::Header(e) => e.fmt(f),
+            MappedError::HeaderChanged => f.write_str("its header changed since it was loaded"),
+            MappedError::Bytes(e) => e.fmt(f),
+            MappedError::Resized { now, mapped } => {
+                write!(f, "{CHANGED} (now {now} bytes, {mapped} when mapped)")
+            }
+            MappedError::ShorterThanHeader => write!(f, "{CHANGED} (shorter than its header)"),
+            MappedError::AnotherHeader => write!(f, "{CHANGED} (another header)"),
+        }
+    }
+}
+
+impl std::error::Error for MappedError {}
 
 impl LazyFile {
     pub fn new(path: PathBuf, rules: &str, class: Class, kind: Kind) -> LazyFile {
@@ -172,7 +213,7 @@ impl LazyFile {
         &self.path
     }
 
-    fn refuse(&self, why: &str) {
+    fn refuse(&self, why: impl std::fmt::Display) {
         if !self.damaged.swap(true, Ordering::Relaxed) {
             let line = format!(
                 "tablebase file {} refused: {why}; it is no longer probed (set TablebasePath again to reload)",
@@ -194,26 +235,26 @@ impl LazyFile {
         let map = self.map.get_or_init(|| match self.open() {
             Ok(map) => Some(map),
             Err(why) => {
-                self.refuse(&why);
+                self.refuse(why);
                 None
             }
         });
         map.as_ref()
     }
 
-    fn open(&self) -> Result<Mapped, String> {
-        let header = read_header(&self.path).map_err(|e| e.to_string())?;
+    fn open(&self) -> Result<Mapped, MappedError> {
+        let header = read_header(&self.path).map_err(MappedError::Header)?;
         if header.rules != self.rules || header.class != self.class || header.kind != self.kind {
-            return Err("its header changed since it was loaded".to_string());
+            return Err(MappedError::HeaderChanged);
         }
-        let file = open_regular(&self.path).map_err(|e| e.to_string())?;
+        let file = open_regular(&self.path).map_err(MappedError::Io)?;
         // SAFETY: the map is read only. The tables are meant to be replaced
         // by a new file and a rename, never written in place; a file that is
         // written in place anyway is caught where it is read (`unchanged`,
         // the bounds of every offset, the CRC-32 of every block), except
         // in the instant between that check and the read.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| e.to_string())?;
-        let header = format::check(&map).map_err(|e| e.to_string())?;
+        let map = unsafe { Mmap::map(&file) }.map_err(MappedError::Io)?;
+        let header = format::check(&map).map_err(MappedError::Bytes)?;
         let header_crc = crc32fast::hash(&map[..header.length]);
         Ok(Mapped {
             map,
@@ -254,11 +295,11 @@ impl LazyFile {
             }
             slot.key = 0;
             if let Err(why) = mapped.unchanged() {
-                self.refuse(&why);
+                self.refuse(why);
                 return None;
             }
             if let Err(e) = self.decode_into(&blocks, n, &mut slot) {
-                self.refuse(&e.to_string());
+                self.refuse(e);
                 return None;
             }
             slot.key = key;
@@ -268,7 +309,7 @@ impl LazyFile {
 
     /// Decodes block `n` into `slot`, win/draw/loss symbols packed four to
     /// a byte.
-    fn decode_into(&self, blocks: &Blocks, n: u64, slot: &mut Slot) -> Result<(), FormatError> {
+    fn decode_into(&self, blocks: &Blocks, n: u64, slot: &mut Slot) -> Result<(), TableBytesError> {
         let width = blocks.header.width;
         if self.kind != Kind::Wdl || width == 0 {
             slot.width = width;
@@ -288,12 +329,12 @@ impl LazyFile {
 
     /// Runs `read` on the whole file's checked blocks (the tools that read
     /// every position).
-    fn with_all<T>(&self, read: impl FnOnce(Blocks) -> T) -> Result<T, FormatError> {
+    fn with_all<T>(&self, read: impl FnOnce(Blocks) -> T) -> Result<T, TableBytesError> {
         let file =
-            open_regular(&self.path).map_err(|_| FormatError::Malformed("cannot be read"))?;
+            open_regular(&self.path).map_err(|_| TableBytesError::Malformed("cannot be read"))?;
         // SAFETY: as in `open`.
-        let map =
-            unsafe { Mmap::map(&file) }.map_err(|_| FormatError::Malformed("cannot be mapped"))?;
+        let map = unsafe { Mmap::map(&file) }
+            .map_err(|_| TableBytesError::Malformed("cannot be mapped"))?;
         let header = format::check(&map)?;
         Ok(read(Blocks::new(&header, &map)))
     }
@@ -401,10 +442,44 @@ impl MappedClass {
     }
 
     /// Every position's code, both files decoded whole.
-    pub fn decode_all(&self) -> Result<Codes, FormatError> {
+    pub fn decode_all(&self) -> Result<Codes, TableBytesError> {
         self.wdl.with_all(|wdl| {
             self.distance
                 .with_all(|distance| format::decode_codes(&wdl, &distance))
         })??
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The refusal line quotes these: they say how the file changed.
+    #[test]
+    fn a_changed_file_is_refused_with_what_changed() {
+        let text = |e: MappedError| e.to_string();
+        assert_eq!(
+            text(MappedError::Resized {
+                now: 10,
+                mapped: 20
+            }),
+            "it changed under the engine (now 10 bytes, 20 when mapped)"
+        );
+        assert_eq!(
+            text(MappedError::ShorterThanHeader),
+            "it changed under the engine (shorter than its header)"
+        );
+        assert_eq!(
+            text(MappedError::AnotherHeader),
+            "it changed under the engine (another header)"
+        );
+        assert_eq!(
+            text(MappedError::HeaderChanged),
+            "its header changed since it was loaded"
+        );
+        assert_eq!(
+            text(MappedError::Bytes(TableBytesError::NotATable)),
+            "not a yote tablebase file"
+        );
     }
 }

@@ -137,7 +137,7 @@ impl Table {
     }
 
     /// Every value, decoded whole when the table is in files.
-    pub fn codes(&self) -> Result<Cow<'_, Codes>, super::format::FormatError> {
+    pub fn codes(&self) -> Result<Cow<'_, Codes>, super::format::TableBytesError> {
         match &self.store {
             Store::Memory(codes) => Ok(Cow::Borrowed(codes)),
             Store::Mapped(files) => files.decode_all().map(Cow::Owned),
