@@ -298,6 +298,10 @@ pub fn find(
 /// nothing is an error, so that loading says why the class is not probed.
 fn present(path: &Path) -> Result<bool, TableFileError> {
     match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(TableFileError::Io(
+            path.to_path_buf(),
+            mapped::not_regular(),
+        )),
         Ok(_) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             match std::fs::symlink_metadata(path) {

@@ -51,15 +51,14 @@ pub fn take_refusals() -> Vec<String> {
 /// that was replaced (tables reloaded) are never mistaken for its blocks.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Why a FIFO, a device or a directory named like a table is not read.
+pub fn not_regular() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")
+}
+
 /// Opens a path for reading only if it is a regular file, and without
 /// blocking: a FIFO or a device named like a table would hang `open`.
 pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-    let not_regular = || {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file".to_string(),
-        )
-    };
     if !std::fs::metadata(path)?.is_file() {
         return Err(not_regular());
     }
