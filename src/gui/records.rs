@@ -75,7 +75,7 @@ impl Records {
     /// Keeps an uploaded text (checked to hold at least one game) and gives
     /// its id.
     pub fn upload(&self, name: &str, text: String) -> Result<Value, ApiError> {
-        let games = count_games(text.as_bytes()).map_err(|e| ApiError::new(400, e))?;
+        let games = count_games(text.as_bytes()).map_err(|e| ApiError::new(400, e.to_string()))?;
         if games == 0 {
             return Err(ApiError::new(400, "no complete game in the text"));
         }
@@ -231,12 +231,11 @@ pub fn read_file_from(path: &Path, offset: u64) -> std::io::Result<(String, u64,
 }
 
 /// The number of complete games in a text, read a line at a time.
-fn count_games(text: &[u8]) -> Result<usize, String> {
+fn count_games(text: &[u8]) -> anyhow::Result<usize> {
     let mut reader = RecordReader::default();
     let mut games = 0;
     for line in text.lines() {
-        let line = line.map_err(|e| e.to_string())?;
-        if reader.line(&line).map_err(|e| e.to_string())?.is_some() {
+        if reader.line(&line?)?.is_some() {
             games += 1;
         }
     }

@@ -386,7 +386,7 @@ impl Session {
                     self.out.info_string(&note);
                 }
             }
-            Err(e) => self.reject_position(&e),
+            Err(e) => self.reject_position(&e.to_string()),
         }
     }
 
@@ -404,12 +404,16 @@ impl Session {
         &self,
         base: &PositionBase,
         moves: &[String],
-    ) -> Result<(Game, Option<String>), String> {
+    ) -> Result<(Game, Option<String>), PositionRefused> {
         let (start, note) = match base {
             PositionBase::StartPos => (self.rules.start_position(), None),
-            PositionBase::Fen(text) => self
-                .read_position(text)
-                .map_err(|e| format!("position fen {text:?}: {e}"))?,
+            PositionBase::Fen(text) => {
+                self.read_position(text)
+                    .map_err(|error| PositionRefused::Fen {
+                        text: text.clone(),
+                        error,
+                    })?
+            }
         };
         let mut game = Game::from_position(self.rules.clone(), start);
         let mut played = 0;
@@ -421,8 +425,12 @@ impl Session {
             played = given_moves.len();
         }
         for (i, text) in moves.iter().enumerate().skip(played) {
-            let mv =
-                parse_in_game(&game, text).map_err(|e| format!("position: move {}: {e}", i + 1))?;
+            let mv = game
+                .parse_move(text)
+                .map_err(|error| PositionRefused::Move {
+                    number: i + 1,
+                    error,
+                })?;
             game.play(&mv);
         }
         Ok((game, note))
@@ -456,7 +464,7 @@ impl Session {
         // legal once stopped an infinite or pondering search).
         let searchmoves = match self.valid_searchmoves(params) {
             Ok(moves) => moves,
-            Err(e) => return self.out.error(&e),
+            Err(e) => return self.out.error(&e.to_string()),
         };
         // The old search's `bestmove` comes first, so a client that sent
         // `stop` and `go` at once reads the answer to each in order.
@@ -506,25 +514,25 @@ impl Session {
 
     /// The `searchmoves` of a `go` that will search (a `go perft`, or one
     /// after a rejected position, searches nothing and has none to check).
-    fn valid_searchmoves(&self, params: &GoParams) -> Result<Vec<Move>, String> {
+    fn valid_searchmoves(&self, params: &GoParams) -> Result<Vec<Move>, SearchMovesError> {
         if params.perft.is_some() || self.rejected.is_some() {
             return Ok(Vec::new());
         }
         self.searchmoves(&params.searchmoves)
     }
 
-    fn searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
+    fn searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, SearchMovesError> {
         let mut moves = Vec::with_capacity(texts.len());
         for text in texts {
             let mv = self
                 .rules
                 .parse_move(self.game.position(), text)
-                .map_err(|e| format!("go searchmoves: {e}"))?;
+                .map_err(SearchMovesError::Move)?;
             if mv.owed_after() > 0 {
-                return Err(format!(
-                    "go searchmoves: {text} is a capture without its {} removal(s); list whole moves",
-                    mv.owed_after()
-                ));
+                return Err(SearchMovesError::Partial {
+                    text: text.clone(),
+                    owed: mv.owed_after(),
+                });
             }
             if !moves.contains(&mv) {
                 moves.push(mv);
@@ -564,7 +572,7 @@ impl Session {
             }
             .to_string(),
             Query::Fen => self.rules.position_text(self.game.position()),
-            Query::IsLegal(text) => parse_in_game(&self.game, text).is_ok().to_string(),
+            Query::IsLegal(text) => self.game.parse_move(text).is_ok().to_string(),
             Query::Moves => match display::legal_move_texts(&self.game) {
                 Ok(moves) if moves.is_empty() => "none".to_string(),
                 Ok(moves) => moves.join(" "),
@@ -673,9 +681,57 @@ impl std::error::Error for TooManyMoves {}
 
 /// Reads one move against the running game (`Game::parse_move`: the game
 /// not over by any rule, the move legal, a part of a capture accepted).
-fn parse_in_game(game: &Game, text: &str) -> Result<Move, MoveError> {
-    game.parse_move(text)
+/// Why a `position` command was refused (the position stays as it was).
+#[derive(Debug)]
+enum PositionRefused {
+    Fen {
+        text: String,
+        error: PositionError,
+    },
+    /// Move `number` (from 1) of the list.
+    Move {
+        number: usize,
+        error: MoveError,
+    },
 }
+
+impl std::fmt::Display for PositionRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionRefused::Fen { text, error } => write!(f, "position fen {text:?}: {error}"),
+            PositionRefused::Move { number, error } => {
+                write!(f, "position: move {number}: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionRefused {}
+
+/// Why a `go searchmoves` list was refused (nothing is searched).
+#[derive(Debug)]
+enum SearchMovesError {
+    Move(MoveError),
+    /// A capture's jump without all its removals.
+    Partial {
+        text: String,
+        owed: u32,
+    },
+}
+
+impl std::fmt::Display for SearchMovesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchMovesError::Move(e) => write!(f, "go searchmoves: {e}"),
+            SearchMovesError::Partial { text, owed } => write!(
+                f,
+                "go searchmoves: {text} is a capture without its {owed} removal(s); list whole moves"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchMovesError {}
 
 /// The side to move's clock from either dialect's names, and a note when
 /// that clock was missing and another had to stand in for it.
