@@ -138,13 +138,17 @@ impl Slurm {
             .unwrap();
         ok(out, "scontrol show job")
             .lines()
-            .filter_map(|line| {
+            .flat_map(|line| {
                 let field = |name: &str| {
                     line.split(' ')
                         .find_map(|w| w.strip_prefix(name))
                         .map(str::to_string)
                 };
-                Some((field("ArrayTaskId=")?.parse().ok()?, field("JobState=")?))
+                let state = field("JobState=").unwrap_or_default();
+                // Tasks not started yet share one record, `ArrayTaskId=3-4`
+                // (or `3,5`, `1-4%2`): each of them is in that state.
+                let ids = field("ArrayTaskId=").map_or_else(Vec::new, |ids| task_ids(&ids));
+                ids.into_iter().map(move |id| (id, state.clone()))
             })
             .collect()
     }
@@ -309,6 +313,29 @@ fn assert_same_games(found: &Games, expected: &Games) {
         differ.is_empty(),
         "games differ from the unsharded run: {differ:?}"
     );
+}
+
+/// The task ids of an `ArrayTaskId=` value: `2`, `3-4`, `3,5`, `1-4%2`.
+fn task_ids(text: &str) -> Vec<u32> {
+    let text = text.split('%').next().unwrap_or_default();
+    text.split(',')
+        .flat_map(|part| match part.split_once('-') {
+            Some((a, b)) => match (a.parse::<u32>(), b.parse::<u32>()) {
+                (Ok(a), Ok(b)) => (a..=b).collect(),
+                _ => Vec::new(),
+            },
+            None => part.parse().ok().into_iter().collect(),
+        })
+        .collect()
+}
+
+#[test]
+fn array_task_ids_are_read_as_slurm_writes_them() {
+    assert_eq!(task_ids("2"), [2]);
+    assert_eq!(task_ids("3-4"), [3, 4]);
+    assert_eq!(task_ids("3,5"), [3, 5]);
+    assert_eq!(task_ids("1-4%2"), [1, 2, 3, 4]);
+    assert!(task_ids("N/A").is_empty());
 }
 
 fn all_completed(states: &BTreeMap<u32, String>, tasks: u32) {
