@@ -6,7 +6,7 @@ mod support;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const YOTE: &str = env!("CARGO_BIN_EXE_yote");
@@ -17,102 +17,9 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A running `yote gui` on a free port, killed when dropped.
-struct Gui {
-    child: Child,
-    port: u16,
-}
+use support::gui::Gui;
 
 impl Gui {
-    fn start(extra: &[&str]) -> Gui {
-        let mut child = Command::new(YOTE)
-            .args(["gui", "--port", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("yote gui starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.trim_end_matches('/').parse().ok())
-            .unwrap_or_else(|| panic!("no URL in {line:?}"));
-        Gui { child, port }
-    }
-
-    fn host(&self) -> String {
-        format!("127.0.0.1:{}", self.port)
-    }
-
-    /// Sends a raw request and reads the whole answer (the server closes
-    /// the connection after each response).
-    fn raw(&self, request: &[u8]) -> (u16, String) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        stream.write_all(request).unwrap();
-        let mut bytes = Vec::new();
-        let _ = stream.read_to_end(&mut bytes);
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let status = text
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        let body = text
-            .split_once("\r\n\r\n")
-            .map_or("", |(_, b)| b)
-            .to_string();
-        (status, body)
-    }
-
-    fn request(
-        &self,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        body: &str,
-    ) -> (u16, String) {
-        let mut text = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            self.host(),
-            body.len()
-        );
-        for (k, v) in headers {
-            text.push_str(&format!("{k}: {v}\r\n"));
-        }
-        text.push_str("\r\n");
-        text.push_str(body);
-        self.raw(text.as_bytes())
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        self.request("GET", path, &[], "")
-    }
-
-    fn post(&self, path: &str, body: &str) -> (u16, String) {
-        self.request("POST", path, &[("Content-Type", "application/json")], body)
-    }
-
-    fn json(&self, path: &str, body: &str) -> serde_json::Value {
-        let (status, text) = self.post(path, body);
-        assert_eq!(status, 200, "{path} {body}: {text}");
-        serde_json::from_str(&text).unwrap()
-    }
-
-    fn session(&self) -> String {
-        self.json("/api/session", "{}")["id"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    }
-
     /// Sends `GET path` on a connection left open, read with a short
     /// timeout.
     fn open_stream(&self, path: &str) -> TcpStream {
@@ -151,13 +58,6 @@ impl Gui {
             }
         }
         seen
-    }
-}
-
-impl Drop for Gui {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod gui;
+
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
