@@ -12,6 +12,7 @@ pub mod prefetch;
 pub mod protocol;
 #[cfg(feature = "python")]
 mod python;
+pub mod results;
 pub mod rng;
 pub mod rules;
 pub mod search;

@@ -7,12 +7,11 @@ mod support;
 
 use std::process::Command;
 use yote::client::records::GameRecord;
+use yote::results::stats::Hypothesis;
+use yote::results::{rescore, rescore_files};
 use yote::rules::{Game, Rules, Variant};
 use yote::tournament::game::Termination;
-use yote::tournament::stats::Hypothesis;
-use yote::tournament::{
-    MatchConfig, MatchReport, PlayedGame, parse_args, rescore, rescore_files, run_match,
-};
+use yote::tournament::{MatchConfig, MatchReport, PlayedGame, parse_args, run_match};
 
 fn engine(name: &str, flags: &str) -> String {
     format!("name={name},cmd={} {flags}", support::fake_engine())

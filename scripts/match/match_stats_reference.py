@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reference values for `yote match` statistics, computed from the published
-formulas independently of the Rust code (src/tournament/stats.rs), whose unit
+formulas independently of the Rust code (src/results/stats.rs), whose unit
 tests hard-code what this prints.
 
 Formulas: logistic Elo and the 95% interval mapped from score space

@@ -145,6 +145,11 @@ impl fmt::Display for GameResult {
 }
 
 impl GameRecord {
+    /// `game 12` (its `Game` tag), for errors about one record.
+    pub fn label(&self) -> String {
+        format!("game {}", self.tag("Game").unwrap_or("without a Game tag"))
+    }
+
     /// The value of tag `name`; `Result` reads [`GameRecord::result`].
     pub fn tag(&self, name: &str) -> Option<&str> {
         if name == RESULT_TAG {

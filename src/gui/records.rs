@@ -7,8 +7,9 @@ use super::board::board_json;
 use super::engines::ApiError;
 use crate::analysis::GameInput;
 use crate::client::records::{GameRecord, RecordReader};
+use crate::results::rescore_inputs;
+use crate::results::standings::{names, standings};
 use crate::rules::{Game, Player, Variant};
-use crate::tournament::standings::standings;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::fs::File;
@@ -315,19 +316,10 @@ pub fn file_standings(path: &Path) -> Value {
 /// (no White/Black tags).
 pub fn standings_json(mut source: Source) -> Value {
     let input: Box<dyn BufRead + '_> = Box::new(source.reader());
-    let Ok(tallies) = crate::tournament::rescore_inputs(vec![("records".to_string(), input)])
-    else {
+    let Ok(tallies) = rescore_inputs(vec![("records".to_string(), input)]) else {
         return Value::Null;
     };
-    let mut names: Vec<String> = Vec::new();
-    for t in &tallies {
-        for name in [&t.a, &t.b] {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-    }
-    let rows: Vec<Value> = standings(&names, &tallies, None)
+    let rows: Vec<Value> = standings(&names(&tallies), &tallies, None)
         .iter()
         .map(|s| {
             json!({

@@ -4,10 +4,10 @@
 use super::game::{Adjudication, ScoreRule, Timing};
 use super::openings::{Opening, parse_openings, random_openings};
 use super::schedule::{Format, Shard};
-use super::stats::{Sprt, SprtModel};
 use crate::client::TimeControl;
 use crate::client::engine_process::EngineConfig;
 use crate::client::engine_spec::{engine_config, key_values, parse_clock};
+use crate::results::stats::{Sprt, SprtModel};
 use crate::rng::SplitMix64;
 use crate::rules::{Rules, Variant};
 use anyhow::{Context, Result, bail, ensure};

@@ -4,8 +4,8 @@
 //! optionally one line per finished game and the statistics every N games.
 
 use super::runner::PlayedGame;
-use super::stats::{SprtResult, elo_text};
-use super::tally::PairTally;
+use crate::results::stats::{SprtResult, elo_text};
+use crate::results::tally::PairTally;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 

@@ -13,6 +13,7 @@
 
 use super::schedule::Shard;
 use crate::client::records::{GameRecord, GameResult, RecordError, RecordReader};
+use crate::results::run_tag::parse_run_tag;
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -57,44 +58,6 @@ impl RunId {
         }
         text
     }
-}
-
-/// A `Run` tag read back, its checksum verified.
-#[derive(Debug, PartialEq, Eq)]
-pub struct RunTag<'a> {
-    pub started: &'a str,
-    /// Everything after the start time, but the checksum.
-    pub settings: &'a str,
-}
-
-/// Reads a `Run` tag: `<start> <settings> check=<crc32>`, or the three words
-/// `<start> seed=<seed> config=<fingerprint>` of records written before
-/// checksums. Anything else is damage.
-pub fn parse_run_tag(tag: &str) -> Result<RunTag<'_>> {
-    let body = match tag.rsplit_once(" check=") {
-        Some((body, check)) => {
-            let sum = u32::from_str_radix(check, 16)
-                .ok()
-                .filter(|_| check.len() == 8);
-            if sum != Some(crc32fast::hash(body.as_bytes())) {
-                bail!("Run tag '{tag}' does not match its checksum: the record is damaged");
-            }
-            body
-        }
-        None => {
-            let words: Vec<&str> = tag.split(' ').collect();
-            let legacy = matches!(words.as_slice(), [_, seed, config]
-                if seed.starts_with("seed=") && config.starts_with("config="));
-            if !legacy {
-                bail!("malformed Run tag '{tag}': the record is damaged");
-            }
-            tag
-        }
-    };
-    let Some((started, settings)) = body.split_once(' ') else {
-        bail!("malformed Run tag '{tag}': the record is damaged");
-    };
-    Ok(RunTag { started, settings })
 }
 
 /// FNV-1a, 64 bits: a stable hash of the settings' description (std's
@@ -270,7 +233,7 @@ fn keep(
     let Some(tag) = game.tag("Run") else {
         return Ok(());
     };
-    let tag = parse_run_tag(tag).with_context(|| game_label(game))?;
+    let tag = parse_run_tag(tag).with_context(|| game.label())?;
     if tag.settings != run.settings() {
         return Ok(());
     }
@@ -292,11 +255,6 @@ fn keep(
     Ok(())
 }
 
-/// `game 12` (its `Game` tag), for errors about one record.
-pub fn game_label(game: &GameRecord) -> String {
-    format!("game {}", game.tag("Game").unwrap_or("without a Game tag"))
-}
-
 /// A line that ends a game: its last token is a result.
 fn is_result_line(line: &str) -> bool {
     let content = line.trim();
@@ -310,6 +268,7 @@ fn is_result_line(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::run_tag::RunTag;
 
     #[test]
     fn calendar_dates() {

@@ -17,12 +17,12 @@ use super::game::{self, Forfeit, GameReport, Termination, TimeControl};
 use super::progress::Progress;
 use super::resume::{self, RunId};
 use super::schedule::{self, Job};
-use super::stats::{self, SprtResult};
-use super::tally::PairTally;
 use crate::client::engine_process::{EngineError, EngineProcess};
 use crate::client::interrupt;
 use crate::client::live::LiveGames;
 use crate::client::records::{GameRecord, GameResult};
+use crate::results::stats::{self, SprtResult};
+use crate::results::tally::PairTally;
 use crate::rules::{Outcome, Player};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
@@ -206,7 +206,7 @@ fn interim_report(config: &MatchConfig, names: &[String], tallies: &[PairTally])
         out += &tally.report(config.sprt.as_ref());
     }
     if names.len() > 2 {
-        out += &super::standings::report(names, tallies, config.anchor.as_deref());
+        out += &crate::results::standings::report(names, tallies, config.anchor.as_deref());
     }
     out
 }
@@ -251,17 +251,14 @@ fn resume_state(
                 shard.count
             );
         }
-        let white_outcome = match game.result {
-            GameResult::WhiteWins => stats::Outcome::Win,
-            GameResult::BlackWins => stats::Outcome::Loss,
-            GameResult::Draw => stats::Outcome::Draw,
-            GameResult::Unfinished => continue,
+        let Some(white_outcome) = stats::Outcome::of_white(game.result) else {
+            continue;
         };
         if !done.insert(job.index) {
             continue; // written twice; counted once
         }
         let outcome = if job.swapped {
-            super::flip(white_outcome)
+            white_outcome.flipped()
         } else {
             white_outcome
         };

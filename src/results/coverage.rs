@@ -6,7 +6,7 @@
 //! how many games each share owes; records written before it only show
 //! which shares are there at all.
 
-use super::resume::RunTag;
+use super::run_tag::RunTag;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 

@@ -1,7 +1,7 @@
 //! Results of one pairing as they come in: W/D/L, game pairs for the
 //! pentanomial model, and how games ended. Shared by live runs and rescoring.
 
-use super::stats::{Outcome, Pentanomial, Sprt, SprtResult, Trinomial};
+use crate::results::stats::{Outcome, Pentanomial, Sprt, SprtResult, Trinomial};
 use std::collections::{BTreeMap, HashMap};
 
 #[derive(Clone, Debug, Default)]

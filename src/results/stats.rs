@@ -17,6 +17,8 @@
 //!   and the error bar is `inf`, printed as `inf` by the summaries.
 
 /// Two-sided 95% quantile of the standard normal distribution.
+use crate::client::records::GameResult;
+
 const Z_95: f64 = 1.959_963_984_540_054;
 
 /// Count given to empty bins before computing the SPRT LLR.
@@ -39,6 +41,25 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// White's outcome of a game; `None` while it is unfinished.
+    pub fn of_white(result: GameResult) -> Option<Outcome> {
+        match result {
+            GameResult::WhiteWins => Some(Outcome::Win),
+            GameResult::BlackWins => Some(Outcome::Loss),
+            GameResult::Draw => Some(Outcome::Draw),
+            GameResult::Unfinished => None,
+        }
+    }
+
+    /// The same game from the other engine's side.
+    pub fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Loss => Outcome::Win,
+        }
+    }
+
     /// Points scored by A, doubled so that they stay integral.
     fn half_points(self) -> usize {
         match self {

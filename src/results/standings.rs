@@ -26,6 +26,19 @@ pub struct Standing {
     pub error: f64,
 }
 
+/// Every engine named in `tallies`, in order of first appearance.
+pub fn names(tallies: &[PairTally]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for t in tallies {
+        for name in [&t.a, &t.b] {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
+}
+
 /// Everyone's rating, best first: mean 0, or `anchor`'s 0 when it has a
 /// finite rating.
 pub fn standings(names: &[String], tallies: &[PairTally], anchor: Option<&str>) -> Vec<Standing> {
@@ -347,7 +360,7 @@ pub fn report(names: &[String], tallies: &[PairTally], anchor: Option<&str>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::stats::Trinomial;
+    use crate::results::stats::Trinomial;
 
     fn tally(a: &str, b: &str, wins: u64, draws: u64, losses: u64) -> PairTally {
         let mut t = PairTally::new(a, b);
