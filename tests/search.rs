@@ -802,3 +802,35 @@ fn four_pieces_against_two_are_won_by_self_play() {
         );
     }
 }
+
+#[test]
+fn the_ponder_move_is_a_legal_reply_of_the_opponent_or_none() {
+    let reply = |spec: &str, text: &str, best: &str, reply: &str| {
+        let g = game(spec, text);
+        let (rules, root) = (g.rules(), g.position());
+        let best = rules.parse_move(root, best).unwrap();
+        let after = rules.after(root, &best);
+        // An unparsable reply stands for one that is not legal there.
+        let reply = rules
+            .parse_move(&after, reply)
+            .unwrap_or_else(|_| rules.parse_move(root, reply).unwrap());
+        driver::ponder_reply(rules, root, best, reply).map(|m| rules.move_text(&m))
+    };
+    let start = "6/6/6/6/6 w 12 12 0 1";
+    assert_eq!(
+        reply("standard", start, "@c3", "@d3").as_deref(),
+        Some("@d3")
+    );
+    // Black cannot place on the cell White just took.
+    assert_eq!(reply("standard", start, "@c3", "@c3"), None);
+    // After a bonus-turn capture the next move is White's own.
+    assert_eq!(
+        reply(
+            "bonus_turn=true",
+            "W4B/5B/6/6/WB1B2 w 0 0 0 1",
+            "a1c1xf5",
+            "c1e1xf4"
+        ),
+        None
+    );
+}

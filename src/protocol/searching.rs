@@ -14,6 +14,7 @@
 use super::output::{Output, bestmove_line, info_line, legal_prefix};
 use super::watchdog::Watchdog;
 use crate::rules::{Game, Move, MoveList, Player, Position, Rules};
+use crate::search::driver::ponder_reply;
 use crate::search::{
     Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
 };
@@ -355,7 +356,11 @@ fn finish(s: &mut Shared, out: &Output, result: SearchResult) {
     let Some(ctx) = s.context.take() else { return };
     s.active = false;
     let best = checked_best(&ctx, result.best);
-    let ponder = best.and_then(|b| ponder_move(&ctx, s.best_line.as_ref(), &result, b));
+    // The search's reply belongs to its own move: none when that move was
+    // refused and replaced.
+    let ponder = result
+        .ponder
+        .filter(|_| best.is_some() && best == result.best);
     let mut lines = Vec::new();
     if let Some(b) = best {
         let info = match s.best_line.take() {
@@ -407,31 +412,6 @@ fn checked_best(ctx: &GoContext, best: Option<Move>) -> Option<Move> {
             ctx.searchmoves.first().or(list.iter().next()).copied()
         }
     }
-}
-
-/// The reply to ponder on: the search's choice, or the second PV move.
-/// Only an opponent's move qualifies: after a bonus-turn capture the next
-/// move is our own, and there is nothing to ponder.
-fn ponder_move(
-    ctx: &GoContext,
-    line: Option<&SearchInfo>,
-    result: &SearchResult,
-    best: Move,
-) -> Option<Move> {
-    let from_pv = line
-        .filter(|l| l.pv.first() == Some(&best))
-        .and_then(|l| l.pv.get(1).copied());
-    let candidate = result.ponder.or(from_pv)?;
-    ponder_reply(&ctx.rules, &ctx.root, best, candidate)
-}
-
-/// `reply` if it is a legal move of the opponent after `best`.
-fn ponder_reply(rules: &Rules, root: &Position, best: Move, reply: Move) -> Option<Move> {
-    let after = rules.after(root, &best);
-    if after.side_to_move() == root.side_to_move() || rules.status(&after).is_some() {
-        return None;
-    }
-    rules.is_legal(&after, &reply).then_some(reply)
 }
 
 /// A last `info` line for the chosen move: the search's own figures when its

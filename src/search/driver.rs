@@ -496,13 +496,21 @@ fn report_table_move(
     }));
 }
 
-/// The opponent's expected reply, when the PV has one (after a bonus-turn
-/// capture the next PV move is our own, and there is nothing to ponder).
+/// The move to ponder on: the PV's second move, when it is the opponent's.
 fn ponder_move(rules: &Rules, root: &Position, pv: &[Move]) -> Option<Move> {
-    let (first, reply) = (pv.first()?, pv.get(1)?);
-    let mut child = *root;
-    rules.apply(&mut child, first);
-    (child.side_to_move() != root.side_to_move()).then_some(*reply)
+    ponder_reply(rules, root, *pv.first()?, *pv.get(1)?)
+}
+
+/// `reply` if it is a legal move of the opponent after `best`: after a
+/// bonus-turn capture the next move is our own, and after a move that ends
+/// the game there is none, so there is nothing to ponder on. The one place
+/// a ponder move is chosen; the protocol prints what this returns.
+pub fn ponder_reply(rules: &Rules, root: &Position, best: Move, reply: Move) -> Option<Move> {
+    let after = rules.after(root, &best);
+    if after.side_to_move() == root.side_to_move() || rules.status(&after).is_some() {
+        return None;
+    }
+    rules.is_legal(&after, &reply).then_some(reply)
 }
 
 /// What every thread of one search shares.
