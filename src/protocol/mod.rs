@@ -8,7 +8,6 @@
 //! - `output`: the single locked, flushed writer and the result line formats.
 //! - `display`: `d`, `eval` and `moves` text.
 //! - `input`: reads lines on a thread of its own; sees `stop`/`quit` early.
-//! - `watchdog`: enforces the hard time limit of timed searches.
 //! - this file: the input loop.
 
 pub mod command;
@@ -19,7 +18,6 @@ pub mod output;
 pub mod searching;
 pub mod session;
 pub mod settings;
-pub mod watchdog;
 
 use input::Line;
 use output::Output;

@@ -8,18 +8,17 @@
 //! `infinite`/`ponder` hold was released by `stop`/`ponderhit`), so it is
 //! printed once, and only once, whatever the order of events.
 //!
-//! A watchdog enforces the hard time limit of timed searches (also after
-//! `ponderhit`), so the clock promise holds whatever the searcher does.
+//! The search keeps its own time (its hard limit, and after `ponderhit`
+//! the clock of the `go`); nothing here times it a second time.
 
 use super::output::{Output, bestmove_line, info_line, legal_prefix};
-use super::watchdog::Watchdog;
 use crate::rules::{Game, Move, MoveList, Player, Position, Rules};
 use crate::search::driver::ponder_reply;
 use crate::search::{
-    Engine, Limits, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
+    Engine, Score, SearchEvent, SearchInfo, SearchOptions, SearchRequest, SearchResult,
 };
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The engine's last answer, kept so that when a front end plays the
 /// engine's capture as two turns and asks for the removals, the engine
@@ -41,14 +40,10 @@ struct GoContext {
     /// The Ponder option at `go` time: `bestmove … ponder …` only then.
     ponder_option: bool,
     started: Instant,
-    /// A pondering search's (`ponder`) has its hard limit armed at `ponderhit`.
-    limits: Limits,
 }
 
 #[derive(Default)]
 struct Shared {
-    /// Numbers the searches, so a late watchdog cannot stop a newer one.
-    id: u64,
     /// From `go` until its `bestmove` is printed.
     active: bool,
     /// `go infinite`/`go ponder`: the `bestmove` waits for `stop`/`ponderhit`.
@@ -70,19 +65,14 @@ struct Shared {
 }
 
 pub struct SearchControl {
-    /// Shared with the watchdog, which stops overrunning searches. Lock
-    /// order: the engine before `shared`, never the other way round.
-    engine: Arc<Mutex<Engine>>,
+    /// Lock order: the engine before `shared`, never the other way round.
+    engine: Mutex<Engine>,
     shared: Arc<Mutex<Shared>>,
-    watchdog: Watchdog,
     out: Output,
     /// Settings to hand the engine when it is next idle: changing them
     /// mid-search would block on the running search.
     pending_options: Option<SearchOptions>,
     clear_pending: bool,
-    /// The last search's hard time limit once it no longer ponders (from
-    /// the engine's budget for it), armed at `ponderhit`.
-    ponderhit_limit: Option<Duration>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -91,25 +81,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl SearchControl {
     pub fn new(options: SearchOptions, out: Output) -> SearchControl {
-        let engine = Arc::new(Mutex::new(Engine::new(options)));
-        let shared: Arc<Mutex<Shared>> = Arc::default();
-        let (dog_engine, dog_shared) = (Arc::clone(&engine), Arc::clone(&shared));
-        let watchdog = Watchdog::new(move |id| {
-            let engine = lock(&dog_engine);
-            let s = lock(&dog_shared);
-            if s.active && s.id == id {
-                log::debug!("watchdog: search {id} reached its hard time limit");
-                engine.stop();
-            }
-        });
         SearchControl {
-            engine,
-            shared,
-            watchdog,
+            engine: Mutex::new(Engine::new(options)),
+            shared: Arc::default(),
             out,
             pending_options: None,
             clear_pending: false,
-            ponderhit_limit: None,
         }
     }
 
@@ -218,10 +195,9 @@ impl SearchControl {
         let root = *game.position();
         let searchmoves = request.searchmoves.clone();
         let started = Instant::now();
-        let id = {
+        {
             let mut s = lock(&self.shared);
             *s = Shared {
-                id: s.id + 1,
                 active: true,
                 hold: request.limits.infinite || request.limits.ponder,
                 infinite: request.limits.infinite,
@@ -231,24 +207,13 @@ impl SearchControl {
                     searchmoves,
                     ponder_option,
                     started,
-                    limits: request.limits.clone(),
                 }),
                 last_answer: s.last_answer.take(),
                 ..Shared::default()
             };
-            s.id
-        };
-        let pondering = request.limits.ponder;
-        let (shared, out) = (Arc::clone(&self.shared), self.out.clone());
-        let budget =
-            lock(&self.engine).go(game, request, move |event| on_event(&shared, &out, event));
-        // Infinite searches have no hard limit; pondering ones none until
-        // `ponderhit`. The watchdog ignores a search that is already over.
-        self.ponderhit_limit = budget.hard_deadline();
-        match self.ponderhit_limit.filter(|_| !pondering) {
-            Some(limit) => self.watchdog.arm(started + limit, id),
-            None => self.watchdog.disarm(),
         }
+        let (shared, out) = (Arc::clone(&self.shared), self.out.clone());
+        lock(&self.engine).go(game, request, move |event| on_event(&shared, &out, event));
     }
 
     /// `stop`: ends the search; its `bestmove` follows at once.
@@ -272,18 +237,7 @@ impl SearchControl {
     /// its clock starting now.
     pub fn ponderhit(&self) {
         lock(&self.engine).ponderhit();
-        self.arm_after_ponderhit();
         self.release(false);
-    }
-
-    fn arm_after_ponderhit(&self) {
-        let s = lock(&self.shared);
-        if s.context.as_ref().is_none_or(|c| !c.limits.ponder) || !s.active {
-            return;
-        }
-        if let Some(limit) = self.ponderhit_limit {
-            self.watchdog.arm(Instant::now() + limit, s.id);
-        }
     }
 
     fn release(&self, stop: bool) {

@@ -65,26 +65,11 @@ pub fn search_with(
     run_search(&search, tt, signals, on_event)
 }
 
-/// `search` by a budget already made (`time_budget`) for a caller that
-/// needs its deadlines too (the protocol's watchdog).
-pub fn search_within(
-    game: &Game,
-    request: &SearchRequest,
-    options: &SearchOptions,
-    budget: TimeBudget,
-    tt: &TranspositionTable,
-    signals: &Signals,
-    on_event: &mut dyn FnMut(SearchEvent),
-) -> SearchResult {
-    let search = Search::new(game, request, options, options.features, budget);
-    run_search(&search, tt, signals, on_event)
-}
-
 /// The time a search of `game` by `limits` may take. Pondering searches
 /// without a clock until ponderhit, then by the clock of the `go`
 /// (measured from the `go`, which errs on the safe side): the budget is
 /// that clock's.
-pub fn time_budget(game: &Game, limits: &Limits, options: &SearchOptions) -> TimeBudget {
+fn time_budget(game: &Game, limits: &Limits, options: &SearchOptions) -> TimeBudget {
     let clock = Limits {
         ponder: false,
         ..limits.clone()

@@ -24,7 +24,6 @@ use crate::rules::{Game, Move};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-use time::TimeBudget;
 use tt::TranspositionTable;
 
 /// How the engine chooses its moves.
@@ -216,15 +215,15 @@ impl Engine {
     }
 
     /// Starts searching `game`'s current position on a worker thread and
-    /// returns at once with the time budget it searches by (a pondering
-    /// search's takes effect at `ponderhit`). `on_event` gets every
-    /// report, ending with `Done`.
+    /// returns at once. The search keeps its own time: its hard limit, and
+    /// a pondering search's clock (counted from here) once `ponderhit`
+    /// comes. `on_event` gets every report, ending with `Done`.
     pub fn go(
         &mut self,
         game: &Game,
         request: SearchRequest,
         on_event: impl FnMut(SearchEvent) + Send + 'static,
-    ) -> TimeBudget {
+    ) {
         self.wait();
         self.signals.stop.store(false, Ordering::SeqCst);
         self.signals
@@ -236,22 +235,12 @@ impl Engine {
             Arc::clone(&self.tt),
             Arc::clone(&self.signals),
         );
-        let budget = driver::time_budget(&game, &request.limits, &options);
         self.worker = Some(std::thread::spawn(move || {
             yield_to_protocol();
             let mut on_event = on_event;
-            let result = driver::search_within(
-                &game,
-                &request,
-                &options,
-                budget,
-                &tt,
-                &signals,
-                &mut on_event,
-            );
+            let result = driver::search(&game, &request, &options, &tt, &signals, &mut on_event);
             on_event(SearchEvent::Done(result));
         }));
-        budget
     }
 
     /// Searches and waits for the result (bench, tests, baselines).
