@@ -606,12 +606,14 @@ class Suite(Defects, Targets, Features):
 
     def watch_match_in_progress(self):
         """A real `yote match --pgn` appending to the watched file: its
-        games in progress are shown as live boards with their pieces before
-        they end, then replaced by their results."""
+        games in progress are shown as live boards with their pieces and
+        clocks before they end; one clicked opens large with both clocks,
+        the mover's counting down; then they are replaced by their
+        results."""
         before = len(self.els("#watch-games tbody tr"))
         engine = f"cmd={self.args.yote}"
         match = subprocess.Popen(
-            [self.args.yote, "match", "--quiet", "--movetime", "60", "--games", "2", "--concurrency", "2",
+            [self.args.yote, "match", "--quiet", "--tc", "3+0.05", "--games", "2", "--concurrency", "2",
              "--max-plies", "40", "--engine", f"name=left,{engine}", "--engine", f"name=right,{engine}",
              "--pgn", self.watched],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -621,8 +623,8 @@ class Suite(Defects, Targets, Features):
             seen = self.driver.execute_script(
                 f"return [...document.querySelectorAll('{live}')].map((b) => [b.dataset.liveGame, "
                 "Number(b.dataset.plies), b.querySelectorAll('[data-piece]').length, b.innerText])")
-            self.shot("watch-live")
             assert match.poll() is None, "the match ended before a live board was seen"
+            self.watch_clocks(live)
             self.until("the match's end", lambda: match.poll() is not None, timeout=60)
         finally:
             if match.poll() is None:
@@ -633,6 +635,47 @@ class Suite(Defects, Targets, Features):
         self.until("no live board left", lambda: not self.els(live))
         print(f"watch: a running match's live boards seen (game, plies, pieces: "
               f"{[s[:3] for s in seen]}), then its 2 results")
+
+    def watch_clocks(self, live):
+        """The clocks of a game in progress: on its card, and on the large
+        board it opens, each a time under the 3 s the match gives, the
+        mover's running down between the runner's updates."""
+        seconds = lambda text: (int(text.split(":")[0]) * 60 + float(text.split(":")[1])) if ":" in text else float(text)
+        card = self.els(live)[0]
+        card_clocks = lambda: [c.text.strip() for c in card.find_elements("css selector", "[data-clock]")]
+        self.until("the card's clocks", lambda: len(card_clocks()) == 2 and all(card_clocks()))
+        self.shot("watch-live")
+        card.click()
+        self.until("the large board", lambda: self.el('[data-role="watch-large"]').is_displayed())
+        clock = lambda side: self.el(f'[data-role="watch-clock-{side}"]')
+        self.until("both clocks on the large board", lambda: clock("W").text and clock("B").text)
+        texts = {side: clock(side).text for side in "WB"}
+        assert all(0 <= seconds(t) <= 3.0 for t in texts.values()), texts
+        names = [self.el(f'[data-role="watch-player-{s}"] .name').text for s in "WB"]
+        assert sorted(names) == ["left", "right"], names
+        # The mover's clock counts down while the runner thinks: two looks
+        # within one ply, the second lower.
+        ticked = []
+
+        def counts_down():
+            plies = self.el('[data-role="watch-large"] p').text
+            running = self.els('[data-role="watch-large"] .clock.running')
+            if len(running) != 1:
+                return False
+            first = seconds(running[0].text)
+            time.sleep(0.2)
+            again = self.els('[data-role="watch-large"] .clock.running')
+            if self.el('[data-role="watch-large"] p').text != plies or not again or again[0] != running[0]:
+                return False
+            ticked.append((first, seconds(again[0].text)))
+            return ticked[-1][1] < first
+
+        self.until("the mover's clock counting down", counts_down, timeout=10)
+        self.shot("watch-large-clocks")
+        self.figures["watch_clock_ticked"] = ticked[-1]
+        self.el("#watch-large-close").click()
+        print(f"watch: clocks on the card and the large board ({texts}), the mover's went "
+              f"{ticked[-1][0]} -> {ticked[-1][1]} s in 0.2 s")
 
     # -- measurements --------------------------------------------------------
     def memory(self):

@@ -212,7 +212,7 @@ function handRemovable(st) {
 
 const TRAY = 12;
 
-function drawHand(hand, count) {
+export function drawHand(hand, count) {
   let tray = hand.querySelector('.tray');
   let number = hand.querySelector('b');
   if (!tray) {
