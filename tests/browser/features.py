@@ -43,6 +43,9 @@ class Features:
         self.el("#tree-delete").click()
         self.until("deleted", lambda: self.main_line() == ["@c3", "@d4"] and not self.variations())
         self.el("#tree-load").click()
+        # The board's moves were made by hand: replacing them asks.
+        self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
+        self.el('[data-role="ask"] [data-answer="yes"]').click()
         self.until("loaded back", lambda: self.main_line() == ["@c3", "@a1"] and self.variations())
         body.send_keys(Keys.END)
         self.until("End: the main line's end", lambda: self.game()["moves"] == ["@c3", "@a1"])
@@ -216,6 +219,59 @@ class Features:
         kept = {f: self.el(f"#{f}").get_attribute("value") for f in panel}
         assert kept == panel, kept
         print(f"new-game dialog: players, strength (hidden without an engine), clock and rules set; kept: {kept}")
+
+    def leaves_asked(self):
+        """The real beforeunload of a reload, as the page answers it: asked
+        (cancelled) while a game is in progress in Play or moves were made
+        on Analyse's board, not otherwise. Headless Chromium under
+        ChromeDriver shows no prompt and navigates on, so a listener the
+        test adds after the page's own notes whether the page cancelled
+        the event (sessionStorage survives the reload)."""
+        note = ("sessionStorage.removeItem('asked');"
+                "addEventListener('beforeunload', (e) => sessionStorage.setItem('asked', String(e.defaultPrevented)));")
+
+        def reload_asks():
+            self.driver.execute_script(note)
+            self.driver.get(self.driver.current_url)
+            self.until("the page", lambda: self.driver.execute_script("return document.body.dataset.ready") == "true")
+            return self.driver.execute_script("return sessionStorage.getItem('asked')")
+
+        self.open()
+        self.players("human", "human")
+        assert reload_asks() == "false", "a page with no game asked"
+        self.players("human", "human")
+        self.click_square("c3")
+        self.until("a move", lambda: len(self.game()["moves"]) == 1)
+        # Views come and go; Play's game stays.
+        for view in ["review", "watch", "analyse", "play"]:
+            self.view(view)
+        self.until("Play's game kept", lambda: len(self.game()["moves"]) == 1)
+        assert reload_asks() == "true", "a reload did not ask with a game in progress"
+        self.players("human", "human")
+        self.click_square("c3")
+        self.until("a move", lambda: len(self.game()["moves"]) == 1)
+        self.el("#resign").click()
+        self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
+        self.el('[data-role="ask"] [data-answer="yes"]').click()
+        self.until("the result", lambda: self.el('[data-role="result"]').is_displayed())
+        self.close_dialogs()
+        assert reload_asks() == "false", "a finished game asked"
+        # Moves made on Analyse's board: a reload asks, and so does
+        # "Analyse this game", whose No keeps them.
+        self.open("?view=analyse&moves=@c3")
+        assert reload_asks() == "false", "an analyse link asked before any move on its board"
+        self.click_square("d4")
+        self.until("the move", lambda: self.game()["moves"] == ["@c3", "@d4"])
+        self.view("play")
+        self.el("#play-analyse").click()
+        self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
+        self.el('[data-role="ask"] [data-answer="no"]').click()
+        assert self.el("#play-panel").is_displayed(), "Play stays"
+        self.view("analyse")
+        self.until("Analyse's moves kept", lambda: self.game()["moves"] == ["@c3", "@d4"])
+        assert reload_asks() == "true", "a reload did not ask with moves made on Analyse's board"
+        print("leaving asked: with a game in progress and with moves made on Analyse's board, not otherwise; "
+              "views keep Play's game; Analyse this game asks before replacing Analyse's moves")
 
     def settings_kept(self):
         """Settings are kept between visits (localStorage)."""

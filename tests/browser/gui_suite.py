@@ -899,7 +899,7 @@ def main():
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
             *DEFECTS, "analysis_matches_board", "phone", "move_tree", "analyse_this_game", "arrow_and_marks",
-            "play_dialogs", "new_game_dialog_settings", "settings_kept", "board_resize", "current_move_visible", "docs_screenshot", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
+            "play_dialogs", "new_game_dialog_settings", "leaves_asked", "settings_kept", "board_resize", "current_move_visible", "docs_screenshot", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
             "hidden_tabs_keep_engines", "measure"]
         failures = []
         for step in steps:

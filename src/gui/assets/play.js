@@ -15,6 +15,7 @@ let lastScore = { W: null, B: null };
 const failed = { W: null, B: null };
 let paused = false;
 let variantShown = 'standard';
+let endedByRules = false;   // the game at the end of Play's line is over by the rules
 
 function players() {
   return { W: $('white-player').value, B: $('black-player').value };
@@ -31,8 +32,7 @@ const game = () => ctx.games.play;
 
 // A game that has begun and not ended: what a new game would throw away.
 function inProgress() {
-  const st = ctx.view === 'play' ? ctx.state : null;
-  return game().tree.root.children.length > 0 && !ctx.over && !(st && st.status && game().tree.atEnd());
+  return game().tree.root.children.length > 0 && !ctx.over && !endedByRules;
 }
 
 function clockSettings() {
@@ -62,6 +62,7 @@ function onState(st) {
   if (ctx.view !== 'play') return;
   const tree = game().tree;
   if (!tree.atEnd()) return;
+  endedByRules = Boolean(st.status);
   const completed = tree.depth();
   const c = clockSettings();
   if (clock.turn && completed > clock.plies && c.kind !== 'movetime') {
@@ -413,8 +414,9 @@ async function rulesChanged() {
   }
 }
 
-function analyseThisGame() {
+async function analyseThisGame() {
   const g = game();
+  if (!(await ctx.replaceAnalysis())) return g;
   ctx.games.analyse = null;
   if ($('result').open) $('result').close();
   switchView('analyse');
@@ -531,6 +533,7 @@ export function initPlay(c) {
   ctx.playerName = (side) => engineName(side);
   ctx.rulesChosen = chosenVariant;
   ctx.humanToMove = (side) => !isEngine(side);
+  ctx.playInProgress = inProgress;
   ctx.hooks.changed.push((st) => {
     if (ctx.view !== 'play') return;
     if (st.preset && $('variant').value !== st.preset) $('variant').value = st.preset;
