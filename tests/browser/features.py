@@ -196,6 +196,7 @@ class Features:
             self.el(field).send_keys(text)
         self.el(f'{dialog} input[value="6x6"]').click()
         self.shot("new-game-settings")
+        self.phone_shot("new-game-settings-phone")
         self.el("#start-game").click()
         # The engine opens as White; the person's clock (Black) counts down.
         self.until("the engine's first move as White", lambda: len(self.game()["moves"]) == 1

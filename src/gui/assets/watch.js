@@ -241,6 +241,8 @@ function showLarge(g) {
 }
 
 window.addEventListener('pagehide', () => stream?.close());
+// The large board follows the window (a phone turned, a window resized).
+window.addEventListener('resize', () => { if ($('watch-large').open && large.game) showLarge(large.game); });
 
 export function initWatch(ctx) {
   const select = $('watch-source');
