@@ -31,6 +31,10 @@ pub fn sidecar_path(records: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Both clocks, White's then Black's: ms left, None for a side whose time
+/// control is not a clock.
+pub type ClockReading = [Option<u64>; 2];
+
 struct LiveGame {
     white: String,
     black: String,
@@ -42,7 +46,7 @@ struct LiveGame {
     /// Each side's clock (ms left; None when its control is no clock) as
     /// the side to move started thinking, and when that was (ms since the
     /// Unix epoch): a viewer counts the mover's clock down from there.
-    clock: [Option<u64>; 2],
+    clock: ClockReading,
     clock_at: u64,
 }
 
@@ -121,7 +125,7 @@ impl LiveGames {
 
     /// The game's moves so far (only the ones not yet known are copied)
     /// and both clocks now, as the next move's search starts.
-    pub fn moves(&self, number: usize, moves: &[String], clock: [Option<u64>; 2]) {
+    pub fn moves(&self, number: usize, moves: &[String], clock: ClockReading) {
         let mut state = self.state.lock().expect("live games lock");
         if let Some(game) = state.games.get_mut(&number) {
             let known = game.moves.len().min(moves.len());

@@ -7,6 +7,7 @@
 use super::openings::Opening;
 pub use crate::client::TimeControl;
 use crate::client::engine_process::{Dialect, EngineError, EngineProcess, MATE_SCORE, Reply};
+use crate::client::live::ClockReading;
 use crate::rules::{Game, GameEnd, Move, MoveError, Outcome, Player, Rules};
 use std::fmt;
 use std::time::Duration;
@@ -200,7 +201,7 @@ impl Clocks {
 
     /// Each side's time left (White, Black), None for a side whose
     /// control is not a clock; for viewers of the games in progress.
-    fn reading(&self) -> [Option<u64>; 2] {
+    fn reading(&self) -> ClockReading {
         [0, 1].map(|i| self.controls[i].is_clock().then_some(self.left[i]))
     }
 
@@ -226,7 +227,7 @@ pub fn play(
     controls: [TimeControl; 2],
     adjudication: &Adjudication,
     engines: [&mut EngineProcess; 2],
-    on_moves: &mut dyn FnMut(&[String], [Option<u64>; 2]),
+    on_moves: &mut dyn FnMut(&[String], ClockReading),
 ) -> Option<GameReport> {
     let mut game = opening
         .game(rules)
