@@ -666,8 +666,10 @@ fn a_table_value_reaches_the_page_as_the_engine_reports_it() {
 /// The match runner's sidecar (`FILE.live`, one JSON line per running
 /// game) is followed too: a `live` event with each game's board replayed,
 /// its players and ply count; a game already in the records (its run and
-/// number) is not shown as running, one of another run's number is; a line that does not replay says why; the sidecar's removal
-/// (the match ended) sends an empty list.
+/// number) is not shown as running, one of another run's number is; a line that does not replay says why; a line's clocks
+/// come with the mover's counted down to now, and a line without clocks
+/// (an older runner's) still shows; the sidecar's removal (the match
+/// ended) sends an empty list.
 #[test]
 fn games_in_progress_are_watched_from_the_sidecar() {
     let dir = std::env::temp_dir().join(format!("yote-gui-live-{}", std::process::id()));
@@ -681,6 +683,12 @@ fn games_in_progress_are_watched_from_the_sidecar() {
     .unwrap();
     std::fs::write(&sidecar, "").unwrap();
     let gui = Gui::start(&["--records", records.to_str().unwrap()]);
+    // Games 1 to 3 as a runner before clocks wrote them; game 4 with
+    // its clocks, read 1 s ago as Black started thinking.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
     let running = concat!(
         r#"{"game":1,"run":"r2","white":"a","black":"b","variant":"standard","fen":"","moves":["@a1"]}"#,
         "\n",
@@ -688,14 +696,20 @@ fn games_in_progress_are_watched_from_the_sidecar() {
         "\n",
         r#"{"game":3,"run":"r2","white":"a","black":"b","variant":"standard","fen":"","moves":["@c3","@c3"]}"#,
         "\n",
-    );
+    )
+    .to_string()
+        + &format!(
+            r#"{{"game":4,"run":"r2","white":"a","black":"b","variant":"standard","fen":"","moves":["@c3"],"controls":["10+0.1","10+0.1"],"clock":[9900,10000],"clock_at":{}}}"#,
+            now - 1000
+        )
+        + "\n";
     let events = gui.stream(
         "/api/watch?records=f0",
         Duration::from_secs(20),
         "event: live\ndata: {\"games\":[]}",
         || {
             std::thread::sleep(Duration::from_millis(400));
-            std::fs::write(&sidecar, running).unwrap();
+            std::fs::write(&sidecar, &running).unwrap();
             std::thread::sleep(Duration::from_millis(700));
             std::fs::remove_file(&sidecar).unwrap();
         },
@@ -708,7 +722,24 @@ fn games_in_progress_are_watched_from_the_sidecar() {
     assert_eq!(live.len(), 2, "{events}");
     let games = live[0]["games"].as_array().unwrap();
     let numbers: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
-    assert_eq!(numbers, [2, 3], "game 1 of run r2 is finished: {events}");
+    assert_eq!(numbers, [2, 3, 4], "game 1 of run r2 is finished: {events}");
+    assert_eq!(
+        games[0]["clock"],
+        serde_json::Value::Null,
+        "no clocks in an old line"
+    );
+    let clock = &games[2]["clock"];
+    assert_eq!(
+        (clock["running"].as_str(), clock["W"].as_u64()),
+        (Some("B"), Some(9900)),
+        "{clock}"
+    );
+    let black = clock["B"].as_u64().unwrap();
+    assert!(
+        (8_000..=9_000).contains(&black),
+        "Black's clock less the second since: {clock}"
+    );
+    assert_eq!(clock["controls"]["W"], "10+0.1");
     let second = &games[0];
     assert_eq!(
         (second["white"].as_str(), second["black"].as_str()),

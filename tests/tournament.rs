@@ -1385,6 +1385,17 @@ fn games_in_progress_are_published_beside_the_records_and_removed_at_the_end() {
                 game["black"].as_str().unwrap(),
             );
             assert!(names == ("a", "b") || names == ("b", "a"), "{names:?}");
+            // Movetime: each side's control named, no clock to count.
+            assert_eq!(
+                game["controls"],
+                serde_json::json!(["movetime=40", "movetime=40"])
+            );
+            assert_eq!(game["clock"], serde_json::json!([null, null]));
+            assert!(
+                game["clock_at"]
+                    .as_u64()
+                    .is_some_and(|t| t > 1_700_000_000_000)
+            );
             let number = game["game"].as_u64().unwrap();
             let most = seen.entry(number).or_insert(0);
             *most = moves.max(*most);

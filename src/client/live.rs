@@ -1,8 +1,8 @@
 //! The games in progress, published beside the records file: `FILE.live`
 //! holds one JSON line per running game (its number and run, as the
 //! records' `Game` and `Run` tags will say, players, variant, start
-//! position and moves so far), so a viewer (`yote gui`'s Watch) can
-//! show boards that are still being played. The records file itself only
+//! position, moves so far, time controls and clocks), so a viewer
+//! (`yote gui`'s Watch) can show boards that are still being played. The records file itself only
 //! ever receives finished games.
 //!
 //! Workers only note moves in memory (a lock and a push per ply); the
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The shortest time between two rewrites of the sidecar. Viewers look
 /// about this often (`yote gui` every 300 ms); at 100 ms the renames cost
@@ -31,11 +31,31 @@ pub fn sidecar_path(records: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Both clocks, White's then Black's: ms left, None for a side whose time
+/// control is not a clock.
+pub type ClockReading = [Option<u64>; 2];
+
 struct LiveGame {
     white: String,
     black: String,
     start: String,
     moves: Vec<String>,
+    /// Each side's time control as the match names it (`10+0.1`,
+    /// `movetime=60`).
+    controls: [String; 2],
+    /// Each side's clock (ms left; None when its control is no clock) as
+    /// the side to move started thinking, and when that was (ms since the
+    /// Unix epoch): a viewer counts the mover's clock down from there.
+    clock: ClockReading,
+    clock_at: u64,
+}
+
+/// Now, in ms since the Unix epoch (the clock readings' time base, shared
+/// by the runner and a viewer on the same machine).
+pub fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[derive(Default)]
@@ -77,8 +97,16 @@ impl LiveGames {
     }
 
     /// A game starts: `number` as the records' `Game` tag, `start` the
-    /// position text its moves are played from.
-    pub fn begin(&self, number: usize, white: &str, black: &str, start: String) {
+    /// position text its moves are played from, `controls` White's and
+    /// Black's time controls.
+    pub fn begin(
+        &self,
+        number: usize,
+        white: &str,
+        black: &str,
+        start: String,
+        controls: [String; 2],
+    ) {
         let mut state = self.state.lock().expect("live games lock");
         state.games.insert(
             number,
@@ -87,17 +115,23 @@ impl LiveGames {
                 black: black.to_string(),
                 start,
                 moves: Vec::new(),
+                controls,
+                clock: [None, None],
+                clock_at: unix_ms(),
             },
         );
         state.dirty = true;
     }
 
-    /// The game's moves so far (only the ones not yet known are copied).
-    pub fn moves(&self, number: usize, moves: &[String]) {
+    /// The game's moves so far (only the ones not yet known are copied)
+    /// and both clocks now, as the next move's search starts.
+    pub fn moves(&self, number: usize, moves: &[String], clock: ClockReading) {
         let mut state = self.state.lock().expect("live games lock");
         if let Some(game) = state.games.get_mut(&number) {
             let known = game.moves.len().min(moves.len());
             game.moves.extend_from_slice(&moves[known..]);
+            game.clock = clock;
+            game.clock_at = unix_ms();
             state.dirty = true;
         }
     }
@@ -148,6 +182,9 @@ impl LiveGames {
                 "variant": self.variant,
                 "fen": game.start,
                 "moves": game.moves,
+                "controls": game.controls,
+                "clock": game.clock,
+                "clock_at": game.clock_at,
             });
             text.push_str(&line.to_string());
             text.push('\n');
@@ -186,9 +223,11 @@ mod tests {
         {
             let live = LiveGames::new(&records, "r1".into(), "standard".into());
             assert_eq!(std::fs::read_to_string(&sidecar).unwrap(), "");
-            live.begin(3, "a", "b", "start".into());
-            live.moves(3, &["@c3".into()]);
-            live.moves(3, &["@c3".into(), "@d4".into()]);
+            let controls = ["10+0.1".to_string(), "movetime=60".to_string()];
+            live.begin(3, "a", "b", "start".into(), controls);
+            live.moves(3, &["@c3".into()], [Some(9_950), None]);
+            let before = unix_ms();
+            live.moves(3, &["@c3".into(), "@d4".into()], [Some(9_950), None]);
             live.flush(true);
             let text = std::fs::read_to_string(&sidecar).unwrap();
             let line: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
@@ -196,6 +235,10 @@ mod tests {
             assert_eq!(line["run"], "r1");
             assert_eq!(line["white"], "a");
             assert_eq!(line["moves"], json!(["@c3", "@d4"]));
+            assert_eq!(line["controls"], json!(["10+0.1", "movetime=60"]));
+            assert_eq!(line["clock"], json!([9_950, null]));
+            let at = line["clock_at"].as_u64().unwrap();
+            assert!(before <= at && at <= unix_ms(), "{before} {at}");
             // Within the interval nothing is rewritten; `now` forces it.
             live.end(3);
             live.flush(false);

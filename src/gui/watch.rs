@@ -14,8 +14,9 @@ use super::live::{self, event_text};
 use super::records::{self, FileIdentity, open_regular, read_file_from, summary_json};
 use super::routes::Reply;
 use super::server::AppState;
-use crate::client::live::sidecar_path;
+use crate::client::live::{sidecar_path, unix_ms};
 use crate::client::records::{GameRecord, RecordReader};
+use crate::rules::Player;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::io::Read;
@@ -244,8 +245,9 @@ fn read_sidecar(path: &Path) -> String {
 
 /// The running games of a sidecar text, each replayed by the rules to its
 /// board: `game`, `white`, `black`, `variant`, `plies`, `last` (the last
-/// move), `board`, or `error` when its line or moves do not replay. Games
-/// already in the records (the same run and number) are left out.
+/// move), `board`, or `error` when its line or moves do not replay, and
+/// `clock` (see [`clock_json`]). Games already in the records (the same
+/// run and number) are left out.
 pub fn live_games_json(text: &str, finished: &VecDeque<(String, u64)>) -> Vec<Value> {
     text.lines()
         .filter(|line| !line.trim().is_empty())
@@ -279,9 +281,80 @@ fn live_game_json(number: u64, game: &Value) -> Value {
         "last": moves.last(),
     });
     let fen = game["fen"].as_str();
+    let mut to_move = None;
     match board::replay(&text("variant"), fen, &moves) {
-        Ok(replayed) => out["board"] = board_json(&replayed.rules, replayed.position()),
+        Ok(replayed) => {
+            out["board"] = board_json(&replayed.rules, replayed.position());
+            let over = replayed.game.status().is_some();
+            to_move = (!over).then(|| replayed.position().side_to_move());
+        }
         Err(e) => out["error"] = json!(e.to_string()),
     }
+    out["clock"] = clock_json(game, to_move, unix_ms());
     out
+}
+
+/// The clocks of a sidecar line, as of `now` (ms since the Unix epoch):
+/// `{"W": ms, "B": ms, "running": "W", "controls": {"W": "10+0.1", "B":
+/// "10+0.1"}}`. A side whose control is no clock has null; the side to
+/// move's clock is its reading less the time since the runner took it
+/// (when its search started), and `running` names it (the page counts it
+/// down from there). Null for a line without clocks (a runner before
+/// them wrote none).
+pub fn clock_json(game: &Value, to_move: Option<Player>, now: u64) -> Value {
+    let Some(clock) = game["clock"].as_array().filter(|c| c.len() == 2) else {
+        return Value::Null;
+    };
+    let at = game["clock_at"].as_u64().unwrap_or(now);
+    let side = |p: Player| if p == Player::White { "W" } else { "B" };
+    let running = to_move.filter(|p| clock[p.index()].is_u64());
+    let mut left = [clock[0].as_u64(), clock[1].as_u64()];
+    if let Some(p) = running {
+        left[p.index()] = left[p.index()].map(|ms| ms.saturating_sub(now.saturating_sub(at)));
+    }
+    let control = |i: usize| game["controls"][i].as_str().map(str::to_string);
+    json!({
+        "W": left[0],
+        "B": left[1],
+        "running": running.map(side),
+        "controls": {"W": control(0), "B": control(1)},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_of_a_sidecar_line_count_the_mover_down_and_old_lines_have_none() {
+        let line = json!({
+            "controls": ["10+0.1", "movetime=60"],
+            "clock": [9_950, null],
+            "clock_at": 1_000_000,
+        });
+        let clock = clock_json(&line, Some(Player::White), 1_000_400);
+        assert_eq!(
+            clock,
+            json!({"W": 9_550, "B": null, "running": "W",
+                   "controls": {"W": "10+0.1", "B": "movetime=60"}})
+        );
+        // Black to move has no clock: nothing runs, White's reading stays.
+        let clock = clock_json(&line, Some(Player::Black), 1_000_400);
+        assert_eq!(
+            (clock["W"].as_u64(), &clock["running"]),
+            (Some(9_950), &Value::Null)
+        );
+        // A reading older than the time left shows 0, not a wrap-around.
+        assert_eq!(clock_json(&line, Some(Player::White), 2_000_000)["W"], 0);
+        // A line of a runner before clocks: none, and the game still shows.
+        let old = json!({"game": 1, "white": "a", "black": "b", "variant": "standard",
+                         "fen": "", "moves": ["@c3"]});
+        assert_eq!(clock_json(&old, Some(Player::Black), 5), Value::Null);
+        let shown = live_game_json(1, &old);
+        assert_eq!(
+            (shown["plies"].as_u64(), &shown["clock"]),
+            (Some(1), &Value::Null)
+        );
+        assert!(shown["board"].is_object(), "{shown}");
+    }
 }

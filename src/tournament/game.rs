@@ -7,6 +7,7 @@
 use super::openings::Opening;
 pub use crate::client::TimeControl;
 use crate::client::engine_process::{Dialect, EngineError, EngineProcess, MATE_SCORE, Reply};
+use crate::client::live::ClockReading;
 use crate::rules::{Game, GameEnd, Move, MoveError, Outcome, Player, Rules};
 use std::fmt;
 use std::time::Duration;
@@ -198,6 +199,12 @@ impl Clocks {
         }
     }
 
+    /// Each side's time left (White, Black), None for a side whose
+    /// control is not a clock; for viewers of the games in progress.
+    fn reading(&self) -> ClockReading {
+        [0, 1].map(|i| self.controls[i].is_clock().then_some(self.left[i]))
+    }
+
     /// Moves left in the side's period, for `movestogo`.
     fn moves_to_go(&self, side: Player) -> Option<u32> {
         match self.controls[side.index()] {
@@ -209,8 +216,9 @@ impl Clocks {
 
 /// Plays `opening` to the end between `white` and `black` (both already
 /// started and told about the new game), each under its own time control.
-/// `on_moves` sees the moves so far, opening included, before the first
-/// search and after every ply (the runner publishes them for viewers).
+/// `on_moves` sees the moves so far, opening included, and both clocks
+/// (see [`Clocks::reading`]) before the first search and after every ply:
+/// the runner publishes them for viewers.
 /// None if the runner was interrupted meanwhile.
 pub fn play(
     rules: &Rules,
@@ -219,7 +227,7 @@ pub fn play(
     controls: [TimeControl; 2],
     adjudication: &Adjudication,
     engines: [&mut EngineProcess; 2],
-    on_moves: &mut dyn FnMut(&[String]),
+    on_moves: &mut dyn FnMut(&[String], ClockReading),
 ) -> Option<GameReport> {
     let mut game = opening
         .game(rules)
@@ -232,7 +240,7 @@ pub fn play(
     }
     let mut clocks = Clocks::new(controls);
     let mut scores = ScoreHistory::default();
-    on_moves(&moves);
+    on_moves(&moves, clocks.reading());
     loop {
         if let Some(end) = verdict(&game, moves.len(), adjudication, &scores) {
             return Some(GameReport {
@@ -261,7 +269,7 @@ pub fn play(
                 moves.push(text);
                 comments.push(comment(&reply));
                 scores.push(side, reply.score);
-                on_moves(&moves);
+                on_moves(&moves, clocks.reading());
             }
         }
     }

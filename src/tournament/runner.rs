@@ -392,6 +392,7 @@ fn play_job(
             &config.engines[job.white].name,
             &config.engines[job.black].name,
             config.rules.position_text(start.start()),
+            controls.map(|c| c.to_string()),
         );
     }
     let report = game::play(
@@ -401,9 +402,9 @@ fn play_job(
         controls,
         &config.adjudication,
         [white, black],
-        &mut |moves| {
+        &mut |moves, clocks| {
             if let Some(live) = live {
-                live.moves(number, moves);
+                live.moves(number, moves, clocks);
             }
         },
     );

@@ -43,6 +43,9 @@ class Features:
         self.el("#tree-delete").click()
         self.until("deleted", lambda: self.main_line() == ["@c3", "@d4"] and not self.variations())
         self.el("#tree-load").click()
+        # The board's moves were made by hand: replacing them asks.
+        self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
+        self.el('[data-role="ask"] [data-answer="yes"]').click()
         self.until("loaded back", lambda: self.main_line() == ["@c3", "@a1"] and self.variations())
         body.send_keys(Keys.END)
         self.until("End: the main line's end", lambda: self.game()["moves"] == ["@c3", "@a1"])
@@ -160,6 +163,116 @@ class Features:
         self.el('[data-role="ask"] [data-answer="yes"]').click()
         self.until("a 6x6 game", lambda: self.state()["preset"] == "6x6" and self.game()["moves"] == [])
         print(f"dialogs: new game (rules with descriptions) and resignation asked; result {reason!r}; rematch with colours swapped")
+
+    def new_game_dialog_settings(self):
+        """The new-game dialog sets the players, the engines' strength
+        (shown only where an engine plays) and the clock as well as the
+        rules; Start makes them the panel's settings, kept between
+        visits, and Cancel changes nothing."""
+        self.open()
+        self.el("#new-game").click()
+        dialog = '[data-role="new-game"]'
+        self.until("the new-game dialog", lambda: self.el(dialog).is_displayed())
+        shown = lambda css: self.el(f"{dialog} {css}").is_displayed()
+        # As the panel has them: a person against the engine, full strength.
+        assert self.el("#ng-white").get_attribute("value") == "human"
+        assert self.el("#ng-black").get_attribute("value") == "0"
+        assert shown("#ng-strength-kind") and not shown("#ng-strength-value"), "full strength has no value"
+        Select(self.el("#ng-white")).select_by_value("human")
+        Select(self.el("#ng-black")).select_by_value("human")
+        assert not shown("#ng-strength-kind"), "strength shown with no engine playing"
+        Select(self.el("#ng-white")).select_by_value("0")
+        assert shown("#ng-strength-kind")
+        Select(self.el("#ng-strength-kind")).select_by_value("skill")
+        assert shown("#ng-strength-value")
+        value = self.el("#ng-strength-value")
+        value.clear()
+        value.send_keys("3")
+        assert not shown("#ng-clock-b"), "a fixed time per move has no second field"
+        Select(self.el("#ng-clock-kind")).select_by_value("clock")
+        assert shown("#ng-clock-b")
+        for field, text in [("#ng-clock-a", "1"), ("#ng-clock-b", "2")]:
+            self.el(field).clear()
+            self.el(field).send_keys(text)
+        self.el(f'{dialog} input[value="6x6"]').click()
+        self.shot("new-game-settings")
+        self.phone_shot("new-game-settings-phone")
+        self.el("#start-game").click()
+        # The engine opens as White; the person's clock (Black) counts down.
+        self.until("the engine's first move as White", lambda: len(self.game()["moves"]) == 1
+                   and "Black to move" in self.status())
+        assert self.state()["preset"] == "6x6"
+        panel = {f: self.el(f"#{f}").get_attribute("value") for f in
+                 ["white-player", "black-player", "strength-kind", "strength-value", "clock-kind", "clock-a", "clock-b"]}
+        assert panel == {"white-player": "0", "black-player": "human", "strength-kind": "skill",
+                         "strength-value": "3", "clock-kind": "clock", "clock-a": "1", "clock-b": "2"}, panel
+        clock = self.el('.player[data-side="B"] .clock')
+        secs = lambda t: int(t.split(":")[0]) * 60 + int(t.split(":")[1]) if ":" in t else float(t)
+        self.until("Black's clock counting down from a minute", lambda: "running" in clock.get_attribute("class")
+                   and 50 <= secs(clock.text) < 60)
+        # Cancel changes nothing.
+        self.el("#new-game").click()
+        self.until("the new-game dialog", lambda: self.el(dialog).is_displayed())
+        Select(self.el("#ng-black")).select_by_value("0")
+        self.el("#new-game-cancel").click()
+        assert self.el("#black-player").get_attribute("value") == "human"
+        self.open(keep_settings=True)
+        kept = {f: self.el(f"#{f}").get_attribute("value") for f in panel}
+        assert kept == panel, kept
+        print(f"new-game dialog: players, strength (hidden without an engine), clock and rules set; kept: {kept}")
+
+    def leaves_asked(self):
+        """The real beforeunload of a reload, as the page answers it: asked
+        (cancelled) while a game is in progress in Play or moves were made
+        on Analyse's board, not otherwise. Headless Chromium under
+        ChromeDriver shows no prompt and navigates on, so a listener the
+        test adds after the page's own notes whether the page cancelled
+        the event (sessionStorage survives the reload)."""
+        note = ("sessionStorage.removeItem('asked');"
+                "addEventListener('beforeunload', (e) => sessionStorage.setItem('asked', String(e.defaultPrevented)));")
+
+        def reload_asks():
+            self.driver.execute_script(note)
+            self.driver.get(self.driver.current_url)
+            self.until("the page", lambda: self.driver.execute_script("return document.body.dataset.ready") == "true")
+            return self.driver.execute_script("return sessionStorage.getItem('asked')")
+
+        self.open()
+        self.players("human", "human")
+        assert reload_asks() == "false", "a page with no game asked"
+        self.players("human", "human")
+        self.click_square("c3")
+        self.until("a move", lambda: len(self.game()["moves"]) == 1)
+        # Views come and go; Play's game stays.
+        for view in ["review", "watch", "analyse", "play"]:
+            self.view(view)
+        self.until("Play's game kept", lambda: len(self.game()["moves"]) == 1)
+        assert reload_asks() == "true", "a reload did not ask with a game in progress"
+        self.players("human", "human")
+        self.click_square("c3")
+        self.until("a move", lambda: len(self.game()["moves"]) == 1)
+        self.el("#resign").click()
+        self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
+        self.el('[data-role="ask"] [data-answer="yes"]').click()
+        self.until("the result", lambda: self.el('[data-role="result"]').is_displayed())
+        self.close_dialogs()
+        assert reload_asks() == "false", "a finished game asked"
+        # Moves made on Analyse's board: a reload asks, and so does
+        # "Analyse this game", whose No keeps them.
+        self.open("?view=analyse&moves=@c3")
+        assert reload_asks() == "false", "an analyse link asked before any move on its board"
+        self.click_square("d4")
+        self.until("the move", lambda: self.game()["moves"] == ["@c3", "@d4"])
+        self.view("play")
+        self.el("#play-analyse").click()
+        self.until("the question", lambda: self.el('[data-role="ask"]').is_displayed())
+        self.el('[data-role="ask"] [data-answer="no"]').click()
+        assert self.el("#play-panel").is_displayed(), "Play stays"
+        self.view("analyse")
+        self.until("Analyse's moves kept", lambda: self.game()["moves"] == ["@c3", "@d4"])
+        assert reload_asks() == "true", "a reload did not ask with moves made on Analyse's board"
+        print("leaving asked: with a game in progress and with moves made on Analyse's board, not otherwise; "
+              "views keep Play's game; Analyse this game asks before replacing Analyse's moves")
 
     def settings_kept(self):
         """Settings are kept between visits (localStorage)."""

@@ -111,6 +111,17 @@ class Suite(Defects, Targets, Features):
         self.driver.save_screenshot(path)
         return path
 
+    def phone_shot(self, name):
+        """The page as it is now, at a phone's 360 × 740 (then back)."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        try:
+            time.sleep(0.3)  # the resize handled, the board refitted
+            return self.shot(name)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            time.sleep(0.2)
+
     def state(self):
         """The game shown, asked of the server as the page asks it."""
         game = self.driver.execute_async_script(
@@ -586,32 +597,101 @@ class Suite(Defects, Targets, Features):
     def health(self):
         return json.load(urllib.request.urlopen(self.url + "api/health"))
 
-    def idle_play_keeps_engine(self):
-        """A Play page waiting for the person's move keeps its engine past
-        the server's 15 s (its heartbeat), and a page left ends it at once
-        (its sendBeacon on pagehide)."""
-        self.open()
-        self.until("no engine of earlier pages", lambda: self.health()["engines"] == 0, timeout=25)
-        self.set_up_game("standard", 0.1, 20)
-        self.human_move(self.state())
-        self.until("the engine's reply", lambda: self.plies() == 2 and "White to move" in self.status())
-        assert self.health()["engines"] == 1, self.health()
-        time.sleep(18)  # past ENGINE_IDLE (15 s) and the reaper's second
-        engines = self.health()["engines"]
-        assert engines == 1, f"the idle Play page's engine was stopped ({engines} running)"
-        self.driver.get("about:blank")
-        started = time.perf_counter()
-        self.until("the left page's engine ended", lambda: self.health()["engines"] == 0, timeout=5)
-        print(f"engine lifetime: kept 18 s idle; ended {time.perf_counter() - started:.2f} s after the page left")
+    def hidden_tabs_keep_engines(self):
+        """The engines of tabs that are open but frozen or hidden are kept;
+        a tab that crashed (no pagehide, no beacon) or was closed has its
+        engine ended within 30 s.
+
+        A second headless Chromium, with the background throttling that
+        ChromeDriver turns off turned on and Chrome's intensive wake-up
+        throttling (timers once a minute) after 1 s hidden instead of
+        5 min. Tab A (a Play game, waiting for the person) is hidden and
+        frozen (Page.setWebLifecycleState), so none of its timers runs,
+        the worst a background tab's timers get; tab B (the same) is
+        hidden behind another tab. Both must keep their engines 20 s, past
+        the server's 15 s without a word from the page (before the shared
+        worker beat for the tabs, A's was stopped). In this harness B's
+        own timers were not throttled (a plain page's were:
+        scripts/gui/hidden_timers.py), so A is the test's teeth; B's
+        timers' largest gap is reported. Then B is crashed (Page.crash:
+        its Web Lock goes, and the shared worker, which lives in A's
+        renderer, closes its session) and A closed while frozen, and both
+        engines must end within 30 s."""
+        options = webdriver.ChromeOptions()
+        options.binary_location = self.args.chromium
+        options.add_experimental_option("excludeSwitches", [
+            "disable-background-timer-throttling", "disable-backgrounding-occluded-windows"])
+        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--window-size=1200,820", "--disable-extensions",
+                  "--enable-features=IntensiveWakeUpThrottling:grace_period_seconds/1"]:
+            options.add_argument(a)
+        main = self.driver
+        self.driver = webdriver.Chrome(service=Service(self.args.chromedriver), options=options)
+        self.driver.set_script_timeout(WAIT)
+        try:
+            self.until("no engine of earlier pages", lambda: self.health()["engines"] == 0, timeout=25)
+            tabs = {}
+            for name in "AB":
+                if name == "B":
+                    self.driver.switch_to.new_window("tab")
+                self.open(keep_settings=True)
+                self.set_up_game("standard", 0.1, 20)
+                self.human_move(self.state())
+                self.until(f"tab {name}'s engine replied",
+                           lambda: self.plies() == 2 and "White to move" in self.status())
+                tabs[name] = self.driver.current_window_handle
+            self.driver.execute_script(
+                "window.yoteProbe = []; setInterval(() => yoteProbe.push(performance.now()), 1000);")
+            self.driver.switch_to.window(tabs["A"])
+            self.driver.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
+            self.driver.switch_to.new_window("tab")
+            self.driver.get("about:blank")
+            assert self.health()["engines"] == 2, self.health()
+            # Past ENGINE_IDLE (15 s) and the reaper's second after the
+            # frozen tab's last timer.
+            hidden = time.perf_counter()
+            time.sleep(20)
+            engines = self.health()["engines"]
+            kept = time.perf_counter() - hidden
+            self.driver.switch_to.window(tabs["B"])
+            probe = self.driver.execute_script("return yoteProbe")
+            gap = max(b - a for a, b in zip(probe, probe[1:])) / 1000
+            assert engines == 2, f"{2 - engines} engine(s) of hidden tabs stopped ({engines} running; " \
+                f"tab B's timers ran at most {gap:.1f} s apart)"
+            # A crashed tab says nothing: no pagehide, no beacon.
+            started = time.perf_counter()
+            try:
+                self.driver.execute_cdp_cmd("Page.crash", {})
+            except Exception:
+                pass  # the tab's renderer is gone: no answer
+            self.until("the crashed tab's engine ended", lambda: self.health()["engines"] == 1, timeout=30)
+            crashed = time.perf_counter() - started
+            self.driver.switch_to.window(tabs["A"])
+            started = time.perf_counter()
+            self.driver.close()
+            self.until("the frozen tab's engine ended after it closed",
+                       lambda: self.health()["engines"] == 0, timeout=30)
+            closed = time.perf_counter() - started
+        finally:
+            self.driver.quit()
+            self.driver = main
+        self.figures["hidden_tab_timer_gap_s"] = round(gap, 1)
+        self.figures["crashed_tab_engine_ended_s"] = round(crashed, 1)
+        self.figures["closed_frozen_tab_engine_ended_s"] = round(closed, 1)
+        print(f"hidden tabs: both engines kept {kept:.0f} s (the frozen tab's timers stopped, the hidden "
+              f"tab's ran up to {gap:.1f} s apart); a crashed tab's engine ended {crashed:.1f} s after, "
+              f"a closed frozen tab's {closed:.1f} s after")
 
     def watch_match_in_progress(self):
         """A real `yote match --pgn` appending to the watched file: its
-        games in progress are shown as live boards with their pieces before
-        they end, then replaced by their results."""
+        games in progress are shown as live boards with their pieces and
+        clocks before they end; one clicked opens large with both clocks,
+        the mover's counting down; then they are replaced by their
+        results."""
         before = len(self.els("#watch-games tbody tr"))
         engine = f"cmd={self.args.yote}"
         match = subprocess.Popen(
-            [self.args.yote, "match", "--quiet", "--movetime", "60", "--games", "2", "--concurrency", "2",
+            [self.args.yote, "match", "--quiet", "--tc", "4+0.05", "--games", "2", "--concurrency", "2",
              "--max-plies", "40", "--engine", f"name=left,{engine}", "--engine", f"name=right,{engine}",
              "--pgn", self.watched],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -621,8 +701,8 @@ class Suite(Defects, Targets, Features):
             seen = self.driver.execute_script(
                 f"return [...document.querySelectorAll('{live}')].map((b) => [b.dataset.liveGame, "
                 "Number(b.dataset.plies), b.querySelectorAll('[data-piece]').length, b.innerText])")
-            self.shot("watch-live")
             assert match.poll() is None, "the match ended before a live board was seen"
+            self.watch_clocks(live)
             self.until("the match's end", lambda: match.poll() is not None, timeout=60)
         finally:
             if match.poll() is None:
@@ -633,6 +713,62 @@ class Suite(Defects, Targets, Features):
         self.until("no live board left", lambda: not self.els(live))
         print(f"watch: a running match's live boards seen (game, plies, pieces: "
               f"{[s[:3] for s in seen]}), then its 2 results")
+
+    def watch_clocks(self, live):
+        """The clocks of a game in progress: on its card, and on the large
+        board it opens, each a time under the 4 s the match gives, the
+        mover's running down between the runner's updates."""
+        seconds = lambda text: (int(text.split(":")[0]) * 60 + float(text.split(":")[1])) if ":" in text else float(text)
+        card = self.els(live)[0]
+        card_clocks = lambda: [c.text.strip() for c in card.find_elements("css selector", "[data-clock]")]
+        self.until("the card's clocks", lambda: len(card_clocks()) == 2 and all(card_clocks()))
+        self.shot("watch-live")
+        self.phone_shot("watch-live-phone")
+        card.click()
+        self.until("the large board", lambda: self.el('[data-role="watch-large"]').is_displayed())
+        clock = lambda side: self.el(f'[data-role="watch-clock-{side}"]')
+        self.until("both clocks on the large board", lambda: clock("W").text and clock("B").text)
+        texts = {side: clock(side).text for side in "WB"}
+        assert all(0 <= seconds(t) <= 4.0 for t in texts.values()), texts
+        names = [self.el(f'[data-role="watch-player-{s}"] .name').text for s in "WB"]
+        assert sorted(names) == ["left", "right"], names
+        # The mover's clock counts down while the runner thinks: looks every
+        # 20 ms for 0.6 s, taken in the page (a ply can be shorter than a
+        # few WebDriver calls); two within one ply, the later lower.
+        ticked = []
+        looks = []
+
+        def counts_down():
+            seen = self.driver.execute_async_script("""
+                const done = arguments[0];
+                const box = document.querySelector('[data-role="watch-large"]');
+                const seen = [];
+                const look = () => {
+                  const running = box.querySelectorAll('.clock.running');
+                  if (running.length === 1) seen.push([running[0].id, running[0].textContent, box.querySelector('p').textContent, performance.now()]);
+                  if (seen.length && performance.now() - seen[0][3] > 600) done(seen); else setTimeout(look, 20);
+                };
+                look();
+                setTimeout(() => done(seen), 1500);
+            """)
+            looks.append(seen[-3:])
+            for i, a in enumerate(seen):
+                for b in seen[i + 1:]:
+                    if a[0] == b[0] and a[2] == b[2] and seconds(b[1]) < seconds(a[1]):
+                        ticked.append((seconds(a[1]), seconds(b[1]), round((b[3] - a[3]) / 1000, 2)))
+                        return True
+            return False
+
+        try:
+            self.until("the mover's clock counting down", counts_down, timeout=15)
+        except AssertionError as e:
+            raise AssertionError(f"{e}; the last looks: {looks[-4:]}")
+        self.shot("watch-large-clocks")
+        self.phone_shot("watch-large-clocks-phone")
+        self.figures["watch_clock_ticked"] = ticked[-1][:2]
+        self.el("#watch-large-close").click()
+        print(f"watch: clocks on the card and the large board ({texts}), the mover's went "
+              f"{ticked[-1][0]} -> {ticked[-1][1]} s in {ticked[-1][2]} s")
 
     # -- measurements --------------------------------------------------------
     def memory(self):
@@ -789,8 +925,8 @@ def main():
         # with --only memory; the default steps are the tests.
         steps = args.only.split(",") if args.only else [
             *DEFECTS, "analysis_matches_board", "phone", "move_tree", "analyse_this_game", "arrow_and_marks",
-            "play_dialogs", "settings_kept", "board_resize", "current_move_visible", "docs_screenshot", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
-            "idle_play_keeps_engine", "measure"]
+            "play_dialogs", "new_game_dialog_settings", "leaves_asked", "settings_kept", "board_resize", "current_move_visible", "docs_screenshot", "play_whole_game", "kill_engine_mid_game", "board_sizes", "multi_jump_path", "analyse", "editor_hands", "tablebase", "analyse_without_shared_worker", "ten_tabs_analysing", "review", "watch",
+            "hidden_tabs_keep_engines", "measure"]
         failures = []
         for step in steps:
             t = time.perf_counter()

@@ -13,6 +13,7 @@ import { squareIndex, miniBoard } from './board.js';
 import { scoreWords, setEvalBar, TABLE_WIN } from './score.js';
 import { treeText, parseTreeText, MoveTree } from './tree.js';
 import { remember, recall } from './settings.js';
+import { ask } from './dialog.js';
 
 let ctx;
 let wanted = false;          // the person asked for analysis
@@ -295,7 +296,10 @@ async function applyEdit() {
 // The move tree's tools.
 function promote() {
   const tree = active().tree;
-  if (tree.promote(tree.current)) render();
+  if (tree.promote(tree.current)) {
+    active().touched = true;
+    render();
+  }
 }
 
 function deleteMove() {
@@ -303,6 +307,7 @@ function deleteMove() {
   const n = tree.current;
   if (!n.parent) return;
   tree.remove(n);
+  active().touched = true;
   goTo(tree.current);
 }
 
@@ -321,6 +326,7 @@ function copyTree() {
 // before the tree replaces the one shown.
 async function loadTree() {
   const text = $('tree-text').value;
+  if (!(await ctx.replaceAnalysis())) return;
   try {
     const tag = (name) => text.match(new RegExp(`\\[${name} "([^"]*)"\\]`))?.[1];
     const variant = tag('Variant') ?? active().variant;
@@ -342,6 +348,10 @@ async function loadTree() {
 
 export function initAnalyse(c) {
   ctx = c;
+  // Whether Analyse's game may be replaced ("Analyse this game", Load
+  // text): at once when nobody made moves on its board, else once asked.
+  ctx.replaceAnalysis = async () => !ctx.games.analyse?.touched
+    || ask('Replace the analysis board\'s game? The moves made on it will be lost.', 'Replace');
   ctx.config.engines.forEach((e, i) => $('analyse-engine').append(new Option(e.name, String(i))));
   arrow = recall('arrow', true);
   $('arrow-toggle').classList.toggle('on', arrow);

@@ -42,7 +42,10 @@ function dispatch(event, data) {
 // stream through a SharedWorker (events-worker.js); where there is none,
 // the tab opens a stream of its own.
 export async function openSession() {
-  if (!session) session = (await post('/api/session')).id;
+  if (!session) {
+    session = (await post('/api/session')).id;
+    beatFromWorker(session);
+  }
   return session;
 }
 
@@ -77,11 +80,20 @@ function connection(text) {
   document.getElementById('conn').textContent = text;
 }
 
-function viaWorker() {
+function workerPort() {
   if (!port) {
     port = new SharedWorker('/assets/events-worker.js', { name: 'yote-events' }).port;
     port.onmessage = (m) => {
       const msg = m.data;
+      if (msg.beaten !== undefined) {
+        if (msg.beaten === session) workerBeat = performance.now();
+        return;
+      }
+      if (msg.gone !== undefined) {
+        // The server closed the session (evicted): the next call makes one.
+        if (msg.gone === session) forget();
+        return;
+      }
       if ('connection' in msg) connection(msg.connection);
       if (msg.attached === session && attached) {
         const done = attached;
@@ -97,6 +109,11 @@ function viaWorker() {
     };
     port.start();
   }
+  return port;
+}
+
+function viaWorker() {
+  workerPort();
   return new Promise((resolve, reject) => {
     attached = (error) => (error ? reject(new Error(error)) : resolve());
     port.postMessage({ listen: session });
@@ -123,17 +140,50 @@ function viaOwnStream() {
 
 // The server stops a page's engines 15 s after its last request unless
 // the page streams; a Play page waiting for a person's move neither
-// streams nor asks, so it says it is still open. Only a page with a
-// session beats: one that never used an engine costs the server nothing.
+// streams nor asks, so it says it is still open, every 5 s.
+//
+// A page's own timers are not to be trusted for that: Chrome runs a
+// hidden tab's timers once a minute after five minutes hidden, and none
+// at all in a frozen tab, while a shared worker's run on time (measured:
+// docs/gui.md). So where there are SharedWorker and Web Locks the shared
+// worker beats for every tab: the tab holds a lock named after its
+// session for as long as it lives, and the worker beats for each session
+// whose lock is held and closes the session of a tab whose lock went (the
+// tab crashed or was killed, without its pagehide beacon). The page still
+// beats itself where the worker has not said it beat for this tab within
+// two beats and a half (no SharedWorker or Web Locks, as on a phone's
+// Chrome; or the worker died with another tab's crashed renderer).
 const HEARTBEAT_MS = 5000;
+let beatsInWorker = false;
+let workerBeat = 0; // when the shared worker last beat for this tab
+let releaseLock = null;
+
+function forget() {
+  session = null;
+  listening = null;
+  beatsInWorker = false;
+  releaseLock?.();
+  releaseLock = null;
+}
+
+function beatFromWorker(id) {
+  if (typeof SharedWorker !== 'function' || !navigator.locks) return;
+  beatsInWorker = true;
+  const worker = workerPort();
+  navigator.locks.request(`yote-tab-${id}`, () => new Promise((release) => {
+    if (session !== id) { release(); return; }
+    releaseLock = release;
+    // Told once the lock is held, so the worker never finds it missing.
+    workerBeat = performance.now();
+    worker.postMessage({ beat: id });
+  })).catch(() => { if (session === id) beatsInWorker = false; });
+}
+
 setInterval(() => {
-  if (!session) return;
+  if (!session || (beatsInWorker && performance.now() - workerBeat < 2.5 * HEARTBEAT_MS)) return;
   post('/api/heartbeat', { session }).catch((e) => {
     // Closed by the server (idle too long): the next engine call makes one.
-    if (e.status === 404) {
-      session = null;
-      listening = null;
-    }
+    if (e.status === 404) forget();
   });
 }, HEARTBEAT_MS);
 
@@ -142,9 +192,12 @@ setInterval(() => {
 // POST of text/plain, which the server reads as JSON like any body).
 window.addEventListener('pagehide', () => {
   unlisten();
-  if (session) navigator.sendBeacon('/api/close', JSON.stringify({ session }));
+  if (session) {
+    port?.postMessage({ unbeat: session });
+    navigator.sendBeacon('/api/close', JSON.stringify({ session }));
+  }
   // Back from the back/forward cache, the page makes a new session.
-  session = null;
+  forget();
 });
 
 export function sessionId() { return session; }

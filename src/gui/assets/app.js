@@ -131,6 +131,9 @@ export async function playText(text) {
     g.pending = null;
     g.tree.play(state.engine_moves.at(-1));
   }
+  // Moves made on Analyse's board are the person's work: replacing that
+  // board's game, or leaving the page, asks first.
+  if (g === ctx.games.analyse) g.touched = true;
   showError('');
   if (g === active()) {
     boardMoved();
@@ -212,7 +215,7 @@ function handRemovable(st) {
 
 const TRAY = 12;
 
-function drawHand(hand, count) {
+export function drawHand(hand, count) {
   let tray = hand.querySelector('.tray');
   let number = hand.querySelector('b');
   if (!tray) {
@@ -489,6 +492,13 @@ async function start() {
     for (const hook of ctx.hooks.keys) hook(e);
   });
   window.addEventListener('resize', () => render());
+  // Leaving or reloading the page throws away the game in progress in
+  // Play and the moves made on Analyse's board: the browser asks first.
+  window.addEventListener('beforeunload', (e) => {
+    if (!ctx.playInProgress?.() && !ctx.games.analyse?.touched) return;
+    e.preventDefault();
+    e.returnValue = '';
+  });
   ctx.boardRoom = recall('boardRoom', null);
   resizeByHandle();
   initPlay(ctx);

@@ -15,6 +15,7 @@ let lastScore = { W: null, B: null };
 const failed = { W: null, B: null };
 let paused = false;
 let variantShown = 'standard';
+let endedByRules = false;   // the game at the end of Play's line is over by the rules
 
 function players() {
   return { W: $('white-player').value, B: $('black-player').value };
@@ -31,8 +32,7 @@ const game = () => ctx.games.play;
 
 // A game that has begun and not ended: what a new game would throw away.
 function inProgress() {
-  const st = ctx.view === 'play' ? ctx.state : null;
-  return game().tree.root.children.length > 0 && !ctx.over && !(st && st.status && game().tree.atEnd());
+  return game().tree.root.children.length > 0 && !ctx.over && !endedByRules;
 }
 
 function clockSettings() {
@@ -62,6 +62,7 @@ function onState(st) {
   if (ctx.view !== 'play') return;
   const tree = game().tree;
   if (!tree.atEnd()) return;
+  endedByRules = Boolean(st.status);
   const completed = tree.depth();
   const c = clockSettings();
   if (clock.turn && completed > clock.plies && c.kind !== 'movetime') {
@@ -377,7 +378,7 @@ function fillSelects() {
   const variant = $('variant');
   for (const p of ctx.config.presets) variant.append(new Option(`${p.name}`, p.name));
   variant.append(new Option('custom rule spec…', 'custom'));
-  for (const id of ['white-player', 'black-player']) {
+  for (const id of ['white-player', 'black-player', 'ng-white', 'ng-black']) {
     const select = $(id);
     select.append(new Option('Person', 'human'));
     ctx.config.engines.forEach((e, i) => select.append(new Option(`Engine: ${e.name}`, String(i))));
@@ -413,8 +414,9 @@ async function rulesChanged() {
   }
 }
 
-function analyseThisGame() {
+async function analyseThisGame() {
   const g = game();
+  if (!(await ctx.replaceAnalysis())) return g;
   ctx.games.analyse = null;
   if ($('result').open) $('result').close();
   switchView('analyse');
@@ -424,7 +426,43 @@ function analyseThisGame() {
 }
 
 // The new-game dialog: the rules, each with its one-line description (a
-// custom spec last), the players and clock as the panel has them.
+// custom spec last), the players, the engines' strength (shown only when
+// an engine plays) and the clock, filled from the panel's settings; Start
+// asks first when a game is in progress, and only then makes them the
+// panel's (and the remembered) settings.
+const DIALOG_FIELDS = [
+  ['ng-white', 'white-player'], ['ng-black', 'black-player'],
+  ['ng-strength-kind', 'strength-kind'], ['ng-strength-value', 'strength-value'],
+  ['ng-clock-kind', 'clock-kind'], ['ng-clock-a', 'clock-a'], ['ng-clock-b', 'clock-b'],
+];
+
+// What applies in the dialog: strength where an engine plays, its value
+// for a limited strength; the clock fields of the clock kind.
+function dialogFields() {
+  const engines = $('ng-white').value !== 'human' || $('ng-black').value !== 'human';
+  for (const el of document.querySelectorAll('[data-ng-engines]')) el.hidden = !engines;
+  const strength = $('ng-strength-kind').value;
+  $('ng-strength-value-label').hidden = !engines || strength === 'full';
+  $('ng-strength-value-label').querySelector('span').textContent = strength === 'elo' ? 'Elo' : 'Skill Level (0–20)';
+  const kind = $('ng-clock-kind').value;
+  $('ng-clock-a-label').querySelector('span').textContent = kind === 'movetime' ? 'Seconds per move' : 'Minutes';
+  $('ng-clock-b-label').hidden = kind === 'movetime';
+  $('ng-clock-b-label').querySelector('span').textContent = kind === 'clock' ? 'Increment (s)' : 'Moves per period';
+  const about = {
+    movetime: 'each engine move gets this long; a person\'s clock counts up',
+    clock: 'both clocks count down; the increment is added after each move',
+    moves: 'both clocks count down; the time is added again after each period',
+  }[kind];
+  $('new-game-about').textContent = `Clock: ${about}.`;
+}
+
+function clockKindChanged() {
+  const kind = $('ng-clock-kind').value;
+  if (kind === 'moves' && Number($('ng-clock-b').value) < 1) $('ng-clock-b').value = '40';
+  if (kind !== 'movetime' && Number($('ng-clock-a').value) < 0.05) $('ng-clock-a').value = '5';
+  dialogFields();
+}
+
 function openNewGame() {
   const list = $('rules-list');
   list.replaceChildren();
@@ -452,27 +490,33 @@ function openNewGame() {
   spec.placeholder = 'rows=6,cols=7,multi_jump=true';
   spec.oninput = () => { custom.querySelector('input').checked = true; };
   custom.append(spec);
-  const clockText = $('clock-kind').selectedOptions[0].text;
-  $('new-game-players').textContent = `White: ${engineName('W')} · Black: ${engineName('B')} · clock: ${clockText} (players, strength and clock are set in the panel)`;
+  for (const [mine, panel] of DIALOG_FIELDS) $(mine).value = $(panel).value;
+  dialogFields();
   $('new-game-dialog').showModal();
 }
 
 async function startFromDialog() {
   const picked = document.querySelector('input[name="new-rules"]:checked')?.value ?? $('variant').value;
-  const previous = [$('variant').value, $('spec').value];
+  const spec = $('new-game-spec').value.trim();
+  $('new-game-dialog').close();
+  if (inProgress() && !(await ask('Start a new game? The game in progress will be lost.', 'New game'))) return;
+  // The dialog's choices become the panel's settings, remembered.
   $('variant').value = picked;
-  if (picked === 'custom') $('spec').value = $('new-game-spec').value.trim();
+  if (picked === 'custom') $('spec').value = spec;
   $('spec-label').hidden = picked !== 'custom';
   describeVariant();
-  $('new-game-dialog').close();
-  if (!(await newGame())) {
-    [$('variant').value, $('spec').value] = previous;
-    $('spec-label').hidden = previous[0] !== 'custom';
-    describeVariant();
-  } else {
-    remember('variant', $('variant').value);
-    remember('spec', $('spec').value);
+  remember('variant', $('variant').value);
+  remember('spec', $('spec').value);
+  for (const [mine, panel] of DIALOG_FIELDS) {
+    if ($(panel).value !== $(mine).value) {
+      $(panel).value = $(mine).value;
+      if (panel.endsWith('-player')) failed[panel === 'white-player' ? 'W' : 'B'] = null;
+    }
+    remember(panel, $(panel).value);
   }
+  clockLabels();
+  drawEngineBox();
+  await newGame({ confirm: false });
 }
 
 async function rematch() {
@@ -489,6 +533,7 @@ export function initPlay(c) {
   ctx.playerName = (side) => engineName(side);
   ctx.rulesChosen = chosenVariant;
   ctx.humanToMove = (side) => !isEngine(side);
+  ctx.playInProgress = inProgress;
   ctx.hooks.changed.push((st) => {
     if (ctx.view !== 'play') return;
     if (st.preset && $('variant').value !== st.preset) $('variant').value = st.preset;
@@ -514,6 +559,8 @@ export function initPlay(c) {
   $('clock-a').onchange = () => { resetClocks(); drawClocks(); };
   $('clock-b').onchange = () => { resetClocks(); drawClocks(); };
   $('new-game').onclick = openNewGame;
+  for (const id of ['ng-white', 'ng-black', 'ng-strength-kind']) $(id).onchange = dialogFields;
+  $('ng-clock-kind').onchange = clockKindChanged;
   $('start-game').onclick = startFromDialog;
   $('new-game-cancel').onclick = () => $('new-game-dialog').close();
   $('takeback').onclick = () => takeback().catch((e) => showError(e.message));

@@ -192,7 +192,7 @@ async function upload(name, text) {
 
 // The whole game into Analyse's tree, at the move shown.
 async function analyseThisGame() {
-  if (!game) return;
+  if (!game || !(await ctx.replaceAnalysis())) return;
   const at = ply;
   ctx.shownBoard = null;
   switchView('analyse');
