@@ -61,7 +61,7 @@ pub fn rescore_inputs<'a>(inputs: Vec<(String, Box<dyn BufRead + 'a>)>) -> Resul
 }
 
 /// [`rescore_inputs`], and the shares of sharded matches whose games are
-/// missing from the records (see [`coverage`]).
+/// missing from the records (see [`super::coverage`]).
 pub fn merge<'a>(
     inputs: Vec<(String, Box<dyn BufRead + 'a>)>,
 ) -> Result<(Vec<PairTally>, Vec<MissingShare>)> {

@@ -217,7 +217,7 @@ impl Clocks {
 /// Plays `opening` to the end between `white` and `black` (both already
 /// started and told about the new game), each under its own time control.
 /// `on_moves` sees the moves so far, opening included, and both clocks
-/// (see [`Clocks::reading`]) before the first search and after every ply:
+/// (see `Clocks::reading`) before the first search and after every ply:
 /// the runner publishes them for viewers.
 /// None if the runner was interrupted meanwhile.
 pub fn play(
