@@ -2,8 +2,8 @@
 //! holds one JSON line per running game (its number and run, as the
 //! records' `Game` and `Run` tags will say, players, variant, start
 //! position, moves so far, time controls and clocks), so a viewer
-//! (`yote gui`'s Watch) can show boards that are still being played. The records file itself only
-//! ever receives finished games.
+//! (`yote gui`'s Watch) can show boards that are still being played. The
+//! records file itself only ever receives finished games.
 //!
 //! Workers only note moves in memory (a lock and a push per ply); the
 //! runner's collecting thread rewrites the file — a temporary file renamed

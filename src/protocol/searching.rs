@@ -312,9 +312,7 @@ fn finish(s: &mut Shared, out: &Output, result: SearchResult) {
     let best = checked_best(&ctx, result.best);
     // The search's reply belongs to its own move: none when that move was
     // refused and replaced.
-    let ponder = result
-        .ponder
-        .filter(|_| best.is_some() && best == result.best);
+    let ponder = result.ponder.filter(|_| best == result.best);
     let mut lines = Vec::new();
     if let Some(b) = best {
         let info = match s.best_line.take() {

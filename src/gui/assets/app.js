@@ -213,6 +213,14 @@ function handRemovable(st) {
   return removalsLeft(st).some((m) => m.hand > picks);
 }
 
+// A clock, as Play and Watch show it: m:ss from a minute up, else seconds
+// and tenths.
+export function formatClock(ms) {
+  const s = Math.max(0, ms) / 1000;
+  if (s >= 60) return `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+  return s.toFixed(1);
+}
+
 const TRAY = 12;
 
 export function drawHand(hand, count) {

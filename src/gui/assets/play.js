@@ -3,7 +3,7 @@
 // resignation and draw offers, the result and a rematch.
 
 import { post, on, sessionId, openSession } from './api.js';
-import { refresh, setGame, showError, render, gameRequest, switchView, $ } from './app.js';
+import { refresh, setGame, showError, render, gameRequest, switchView, formatClock, $ } from './app.js';
 import { ask } from './dialog.js';
 import { remember } from './settings.js';
 import { setEvalBar, scoreWords } from './score.js';
@@ -82,12 +82,6 @@ function onState(st) {
   maybeEngine();
 }
 
-function format(ms) {
-  const s = Math.max(0, ms) / 1000;
-  if (s >= 60) return `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
-  return s.toFixed(1);
-}
-
 function drawClocks() {
   const c = clockSettings();
   for (const id of ['top-player', 'bottom-player']) {
@@ -99,7 +93,7 @@ function drawClocks() {
     const shown = c.kind === 'movetime'
       ? (running ? elapsed() : 0)
       : clock.left[side] - (running ? elapsed() : 0);
-    const text = c.kind === 'movetime' && isEngine(side) ? `${format(shown)} / ${format(c.movetime)}` : format(shown);
+    const text = c.kind === 'movetime' && isEngine(side) ? `${formatClock(shown)} / ${formatClock(c.movetime)}` : formatClock(shown);
     if (el.textContent !== text) el.textContent = text;
     el.classList.toggle('running', running);
     el.classList.toggle('flagged', c.kind !== 'movetime' && shown <= 0);

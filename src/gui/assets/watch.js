@@ -6,7 +6,7 @@
 // A game in progress comes with its clocks as of the event (the server
 // counts the mover's down to then); the page counts the mover's on.
 
-import { $, drawHand } from './app.js';
+import { $, drawHand, formatClock } from './app.js';
 import { BoardView, miniBoard } from './board.js';
 
 const MAX_ROWS = 200;
@@ -22,13 +22,6 @@ function stop() {
   $('watch-info').textContent = 'stopped';
 }
 
-// A clock as Play shows it: m:ss from a minute up, else seconds and tenths.
-function format(ms) {
-  const s = Math.max(0, ms) / 1000;
-  if (s >= 60) return `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
-  return s.toFixed(1);
-}
-
 // A side's clock of a game in progress now: its reading, less the time
 // since the event for the side whose clock runs. A side without a clock
 // shows its control (`0.06 s/move`); a runner before clocks sent none.
@@ -42,7 +35,7 @@ function clockText(g, side) {
     return m[1] === 'movetime' ? `${Number(m[2]) / 1000} s/move` : `${m[1]} ${m[2]}`;
   }
   const running = c.running === side ? performance.now() - g.received : 0;
-  return format(c[side] - running);
+  return formatClock(c[side] - running);
 }
 
 function drawClock(el, g, side) {
