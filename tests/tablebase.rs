@@ -1338,3 +1338,66 @@ fn a_symlink_loop_or_a_missing_partner_file_is_named_at_loading() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The checked classes of a `tb verify` run, from its lines on stderr.
+fn verified_classes(stderr: &str) -> Vec<String> {
+    let mut classes: Vec<String> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("class "))
+        .filter_map(|l| l.split_once(':').map(|(c, _)| c.to_string()))
+        .collect();
+    classes.sort();
+    classes
+}
+
+#[test]
+fn verify_splits_by_pieces_and_shares_and_resumes_from_its_journal() {
+    let spec = "rows=4,cols=4,removal=none";
+    let dir = temp_dir("verify-split");
+    solve_in(&rules(spec), 5, Some(dir.clone()), Metric::Dtz);
+    let d = dir.to_str().unwrap();
+    let (ok, _, all) = run(&["tb", "verify", "--dir", d, "--threads", "1"]);
+    assert!(ok, "{all}");
+    let every = verified_classes(&all);
+    assert!(every.len() > 20, "{all}");
+    // Three shares check every class once between them.
+    let mut shared = Vec::new();
+    for k in 1..=3 {
+        let share = format!("{k}/3");
+        let (ok, _, err) = run(&["tb", "verify", "--dir", d, "--classes", &share]);
+        assert!(ok, "{err}");
+        let mine = verified_classes(&err);
+        assert!(!mine.is_empty() && mine.len() < every.len(), "{share}: {err}");
+        shared.extend(mine);
+    }
+    shared.sort();
+    assert_eq!(shared, every);
+    // --pieces 5: only the classes of five pieces.
+    let (ok, _, five) = run(&["tb", "verify", "--dir", d, "--pieces", "5"]);
+    assert!(ok, "{five}");
+    let fives = verified_classes(&five);
+    assert!(!fives.is_empty() && fives.len() < every.len(), "{five}");
+    let pieces = |c: &String| c.split(' ').map(|n| n.parse::<u32>().unwrap()).sum::<u32>();
+    assert!(fives.iter().all(|c| pieces(c) == 5), "{five}");
+    // A journal from a run stopped after its first classes (a last line
+    // cut short by the kill): the rerun checks the rest, and only them.
+    let journal = dir.join("verify.journal");
+    let stems: Vec<String> = every.iter().map(|c| c.replace(' ', "-")).collect();
+    std::fs::write(&journal, format!("{} 1\n{} 1\n{}", stems[0], stems[1], stems[2])).unwrap();
+    let j = journal.to_str().unwrap();
+    let (ok, out, rest) = run(&["tb", "verify", "--dir", d, "--journal", j]);
+    assert!(ok, "{rest}");
+    assert_eq!(verified_classes(&rest), every[2..].to_vec(), "{rest}");
+    assert!(out.contains(&format!("in {} classes", every.len() - 2)), "{out}");
+    let recorded = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(recorded.lines().count(), every.len(), "{recorded}");
+    // Done: a rerun checks nothing.
+    let (ok, out, err) = run(&["tb", "verify", "--dir", d, "--journal", j]);
+    assert!(ok && out.starts_with("verified 0 positions in 0 classes"), "{out}{err}");
+    // A journal that is not one: refused, naming the line.
+    std::fs::write(&journal, "hello world\n").unwrap();
+    let (ok, _, err) = run(&["tb", "verify", "--dir", d, "--journal", j]);
+    assert!(!ok && err.contains("line 1: 'hello world'"), "{err}");
+    let (ok, _, err) = run(&["tb", "verify", "--dir", d, "--classes", "4/3"]);
+    assert!(!ok && err.contains("--classes wants K/N"), "{err}");
+}

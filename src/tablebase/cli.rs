@@ -8,7 +8,7 @@ use super::generate::{self, Progress, Request, Shard};
 use super::perfect;
 use super::table::{ClassStats, Tablebase};
 use super::value::{Metric, Value};
-use super::verify::verify;
+use super::verify::{verify, verify_classes};
 use crate::rules::{Position, Rules, Variant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
@@ -85,6 +85,18 @@ pub enum TbCommand {
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Check only the classes of exactly N pieces (their children are
+        /// probed in the smaller classes, checked by another run).
+        #[arg(long, value_name = "N")]
+        pieces: Option<u32>,
+        /// Check only share K of N of the classes (for a batch scheduler:
+        /// the N shares together check every class once).
+        #[arg(long, value_name = "K/N")]
+        classes: Option<String>,
+        /// Resume from FILE: classes listed there are skipped, and each
+        /// class checked is appended to it (one line: class, positions).
+        #[arg(long, value_name = "FILE")]
+        journal: Option<PathBuf>,
     },
     /// Convert a directory of version-1 tables (`*.ytb`, uncompressed), or
     /// of format-2 tables that store every distance (`--memory-bound`),
@@ -248,22 +260,169 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             }
             Ok(())
         }
-        TbCommand::Verify { dir, threads: t } => {
+        TbCommand::Verify {
+            dir,
+            threads: t,
+            pieces,
+            classes,
+            journal,
+        } => {
+            let shard = match classes {
+                Some(text) => Shard::parse(&text)?,
+                None => Shard::ALL,
+            };
             existing_dir(&dir)?;
             let tables = load_any(&dir, true)?;
-            let start = Instant::now();
-            match verify(&tables, threads(t)) {
-                Ok(n) => {
-                    println!(
-                        "verified {n} positions in {} classes, {:.1} s",
-                        tables.tables().len(),
-                        start.elapsed().as_secs_f64()
-                    );
-                    Ok(())
-                }
-                Err(m) => bail!("verification failed: {m}"),
-            }
+            let mut journal = VerifyJournal::open(journal.as_deref())?;
+            run_verify(&tables, threads(t), pieces, shard, &mut journal)
         }
+    }
+}
+
+/// `tb verify`: the selected classes checked one after another, with a
+/// progress bar over their positions and a line per class on stderr.
+fn run_verify(
+    tables: &Tablebase,
+    threads: usize,
+    pieces: Option<u32>,
+    shard: Shard,
+    journal: &mut VerifyJournal,
+) -> Result<()> {
+    let selected: Vec<Class> = tables
+        .tables()
+        .iter()
+        .map(|t| t.class())
+        .filter(|c| pieces.is_none_or(|n| c.pieces() == n))
+        .enumerate()
+        .filter(|&(n, _)| shard.owns(n))
+        .map(|(_, c)| c)
+        .collect();
+    let (todo, skipped): (Vec<Class>, Vec<Class>) =
+        selected.iter().partition(|c| !journal.has(**c));
+    let total: u64 = todo
+        .iter()
+        .filter_map(|&c| tables.table(c))
+        .map(|t| t.index.size())
+        .sum();
+    eprintln!(
+        "tb verify: {} classes, {total} positions ({} classes already in the journal)",
+        todo.len(),
+        skipped.len()
+    );
+    let bar = Bar::new();
+    bar.start(total);
+    let start = Instant::now();
+    let cpu_start = bound::cpu_seconds();
+    let mut failed = None;
+    let result = verify_classes(
+        tables,
+        threads,
+        |c| todo.contains(&c),
+        &mut |class, positions| {
+            bar.note(&format!("class {class}: {positions} positions agree with their children"));
+            if let Err(e) = journal.record(class, positions) {
+                failed.get_or_insert(e);
+            }
+        },
+        &|n| bar.advance(n),
+    );
+    bar.0.finish_and_clear();
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    match result {
+        Ok(n) => {
+            let cpu = cpu_start.zip(bound::cpu_seconds()).map(|(a, b)| b - a);
+            println!(
+                "verified {n} positions in {} classes, {:.1} s ({} CPU s), peak memory {} MiB",
+                todo.len(),
+                start.elapsed().as_secs_f64(),
+                cpu.map_or("?".to_string(), |c| format!("{c:.1}")),
+                peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
+            );
+            Ok(())
+        }
+        Err(m) => bail!("verification failed: {m}"),
+    }
+}
+
+/// The classes a `tb verify` has checked, kept in a file so that an
+/// interrupted run picks up after the last whole class.
+struct VerifyJournal {
+    file: Option<std::fs::File>,
+    done: std::collections::HashSet<Class>,
+}
+
+impl VerifyJournal {
+    fn open(path: Option<&Path>) -> Result<VerifyJournal> {
+        let Some(path) = path else {
+            return Ok(VerifyJournal {
+                file: None,
+                done: Default::default(),
+            });
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e).with_context(|| format!("journal {}", path.display())),
+        };
+        // A line cut short by a kill has no newline and is not taken.
+        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        let mut done = std::collections::HashSet::new();
+        for (n, line) in whole.lines().enumerate() {
+            let class = parse_journal_line(line).with_context(|| {
+                format!("journal {} line {}: '{line}'", path.display(), n + 1)
+            })?;
+            done.insert(class);
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("journal {}", path.display()))?;
+        // Cut the short line off, so the next one starts a line of its own.
+        let kept = text.rfind('\n').map_or(0, |end| end + 1);
+        if kept < text.len() {
+            file.set_len(kept as u64)
+                .with_context(|| format!("journal {}", path.display()))?;
+        }
+        Ok(VerifyJournal {
+            file: Some(file),
+            done,
+        })
+    }
+
+    fn has(&self, class: Class) -> bool {
+        self.done.contains(&class)
+    }
+
+    fn record(&mut self, class: Class, positions: u64) -> Result<()> {
+        use std::io::Write;
+        if let Some(file) = &mut self.file {
+            writeln!(file, "{} {positions}", class.file_stem()).context("writing the journal")?;
+            file.sync_data().context("writing the journal")?;
+        }
+        Ok(())
+    }
+}
+
+/// `2-2-0-0 1234`: a class and its positions.
+fn parse_journal_line(line: &str) -> Result<Class> {
+    let (stem, positions) = line
+        .split_once(' ')
+        .context("wants a class and a number of positions")?;
+    positions
+        .trim()
+        .parse::<u64>()
+        .context("positions is not a number")?;
+    let counts: Vec<u8> = stem
+        .split('-')
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .context("class is not four numbers")?;
+    match counts[..] {
+        [a, b, c, d] => Ok(Class::new(a, b, c, d)),
+        _ => bail!("class is not four numbers"),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::class::Class;
 use super::index::position;
-use super::table::Tablebase;
+use super::table::{Table, Tablebase};
 use super::value::Value;
 use super::value::stuck_value;
 use crate::rules::{MoveList, Player};
@@ -40,58 +40,94 @@ impl std::fmt::Display for Mismatch {
 /// Checks every position of every table; returns the number checked or the
 /// first contradiction found.
 pub fn verify(tables: &Tablebase, threads: usize) -> Result<u64, Mismatch> {
+    verify_classes(tables, threads, |_| true, &mut |_, _| {}, &|_| {})
+}
+
+/// Checks every position of the tables whose class `wanted` accepts, one
+/// table after another; `done` hears of each table checked (its class and
+/// positions), `advance` of positions as they are checked (from several
+/// threads). A table's children are probed wherever they are in the set,
+/// so a run over some classes proves those classes given the others; runs
+/// over disjoint selections together prove the whole set.
+pub fn verify_classes(
+    tables: &Tablebase,
+    threads: usize,
+    wanted: impl Fn(Class) -> bool,
+    done: &mut dyn FnMut(Class, u64),
+    advance: &(dyn Fn(u64) + Sync),
+) -> Result<u64, Mismatch> {
+    let mut checked = 0;
+    for table in tables.tables() {
+        if !wanted(table.class()) {
+            continue;
+        }
+        let positions = verify_table(tables, table, threads, advance)?;
+        done(table.class(), positions);
+        checked += positions;
+    }
+    Ok(checked)
+}
+
+/// Checks one table with `threads` workers taking blocks of positions.
+fn verify_table(
+    tables: &Tablebase,
+    table: &Table,
+    threads: usize,
+    advance: &(dyn Fn(u64) + Sync),
+) -> Result<u64, Mismatch> {
+    const BLOCK: u64 = 4096;
     let rules = tables.rules();
     let checked = AtomicU64::new(0);
     let failure = Mutex::new(None);
-    for table in tables.tables() {
-        let size = table.index.size();
-        let next = AtomicU64::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads.max(1) {
-                scope.spawn(|| {
-                    let mut list = MoveList::new();
-                    loop {
-                        let start = next.fetch_add(4096, Ordering::Relaxed);
-                        if start >= size || failure.lock().is_ok_and(|f| f.is_some()) {
-                            break;
-                        }
-                        for i in start..(start + 4096).min(size) {
-                            let (mover, opponent) = table.index.cells(i);
-                            let pos = position(table.class(), mover, opponent);
-                            rules.legal_moves(&pos, &mut list);
-                            let recomputed = if list.is_empty() {
-                                Some(stuck_value(rules, &pos))
-                            } else {
-                                list.iter().try_fold(Value::Loss(0), |best, mv| {
-                                    let mut child = pos;
-                                    rules.apply(&mut child, mv);
-                                    let same = child.side_to_move() == Player::White;
-                                    let value = tables.probe(&child)?;
-                                    Some(best.max(tables.metric().before_move(value, &child, same)))
-                                })
-                            };
-                            // Through the set: a loss its file leaves to
-                            // be derived is derived from its children.
-                            let stored = tables.probe(&pos);
-                            if recomputed != stored || stored.is_none() {
-                                let mut f = failure.lock().expect("no panics hold the lock");
-                                f.get_or_insert(Mismatch {
-                                    class: table.class(),
-                                    position: rules.position_text(&pos),
-                                    stored,
-                                    recomputed,
-                                });
-                                return;
-                            }
-                        }
-                        checked.fetch_add((start + 4096).min(size) - start, Ordering::Relaxed);
+    let size = table.index.size();
+    let next = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut list = MoveList::new();
+                loop {
+                    let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+                    if start >= size || failure.lock().is_ok_and(|f| f.is_some()) {
+                        break;
                     }
-                });
-            }
-        });
-        if let Some(m) = failure.lock().expect("threads are done").take() {
-            return Err(m);
+                    for i in start..(start + BLOCK).min(size) {
+                        let (mover, opponent) = table.index.cells(i);
+                        let pos = position(table.class(), mover, opponent);
+                        rules.legal_moves(&pos, &mut list);
+                        let recomputed = if list.is_empty() {
+                            Some(stuck_value(rules, &pos))
+                        } else {
+                            list.iter().try_fold(Value::Loss(0), |best, mv| {
+                                let mut child = pos;
+                                rules.apply(&mut child, mv);
+                                let same = child.side_to_move() == Player::White;
+                                let value = tables.probe(&child)?;
+                                Some(best.max(tables.metric().before_move(value, &child, same)))
+                            })
+                        };
+                        // Through the set: a loss its file leaves to
+                        // be derived is derived from its children.
+                        let stored = tables.probe(&pos);
+                        if recomputed != stored || stored.is_none() {
+                            let mut f = failure.lock().expect("no panics hold the lock");
+                            f.get_or_insert(Mismatch {
+                                class: table.class(),
+                                position: rules.position_text(&pos),
+                                stored,
+                                recomputed,
+                            });
+                            return;
+                        }
+                    }
+                    let block = (start + BLOCK).min(size) - start;
+                    checked.fetch_add(block, Ordering::Relaxed);
+                    advance(block);
+                }
+            });
         }
+    });
+    if let Some(m) = failure.lock().expect("threads are done").take() {
+        return Err(m);
     }
     Ok(checked.into_inner())
 }
