@@ -72,6 +72,9 @@ enum Command {
     Solve(yote::tablebase::cli::SolveArgs),
     /// Fit the evaluation's weights to recorded games (docs/search.md).
     Tune(yote::tuning::tune::TuneArgs),
+    /// Training positions for the network from self-play: seeded,
+    /// resumable and shardable (docs/search.md, "The network").
+    Datagen(yote::tuning::datagen::DatagenArgs),
     /// Tune the search parameters by SPSA through the match runner
     /// (docs/search.md).
     Spsa(yote::tuning::spsa::SpsaArgs),
@@ -157,6 +160,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Tb { command }) => yote::tablebase::cli::run_tb(command),
         Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
         Some(Command::Tune(args)) => yote::tuning::tune::run(args),
+        Some(Command::Datagen(args)) => yote::tuning::datagen::run(args),
         Some(Command::Spsa(args)) => yote::tuning::spsa::run(args),
         Some(Command::Gui(args)) => yote::gui::run(args),
         Some(Command::Perft {

@@ -1367,7 +1367,10 @@ fn verify_splits_by_pieces_and_shares_and_resumes_from_its_journal() {
         let (ok, _, err) = run(&["tb", "verify", "--dir", d, "--classes", &share]);
         assert!(ok, "{err}");
         let mine = verified_classes(&err);
-        assert!(!mine.is_empty() && mine.len() < every.len(), "{share}: {err}");
+        assert!(
+            !mine.is_empty() && mine.len() < every.len(),
+            "{share}: {err}"
+        );
         shared.extend(mine);
     }
     shared.sort();
@@ -1383,17 +1386,27 @@ fn verify_splits_by_pieces_and_shares_and_resumes_from_its_journal() {
     // cut short by the kill): the rerun checks the rest, and only them.
     let journal = dir.join("verify.journal");
     let stems: Vec<String> = every.iter().map(|c| c.replace(' ', "-")).collect();
-    std::fs::write(&journal, format!("{} 1\n{} 1\n{}", stems[0], stems[1], stems[2])).unwrap();
+    std::fs::write(
+        &journal,
+        format!("{} 1\n{} 1\n{}", stems[0], stems[1], stems[2]),
+    )
+    .unwrap();
     let j = journal.to_str().unwrap();
     let (ok, out, rest) = run(&["tb", "verify", "--dir", d, "--journal", j]);
     assert!(ok, "{rest}");
     assert_eq!(verified_classes(&rest), every[2..].to_vec(), "{rest}");
-    assert!(out.contains(&format!("in {} classes", every.len() - 2)), "{out}");
+    assert!(
+        out.contains(&format!("in {} classes", every.len() - 2)),
+        "{out}"
+    );
     let recorded = std::fs::read_to_string(&journal).unwrap();
     assert_eq!(recorded.lines().count(), every.len(), "{recorded}");
     // Done: a rerun checks nothing.
     let (ok, out, err) = run(&["tb", "verify", "--dir", d, "--journal", j]);
-    assert!(ok && out.starts_with("verified 0 positions in 0 classes"), "{out}{err}");
+    assert!(
+        ok && out.starts_with("verified 0 positions in 0 classes"),
+        "{out}{err}"
+    );
     // A journal that is not one: refused, naming the line.
     std::fs::write(&journal, "hello world\n").unwrap();
     let (ok, _, err) = run(&["tb", "verify", "--dir", d, "--journal", j]);

@@ -319,7 +319,9 @@ fn run_verify(
         threads,
         |c| todo.contains(&c),
         &mut |class, positions| {
-            bar.note(&format!("class {class}: {positions} positions agree with their children"));
+            bar.note(&format!(
+                "class {class}: {positions} positions agree with their children"
+            ));
             if let Err(e) = journal.record(class, positions) {
                 failed.get_or_insert(e);
             }
@@ -370,9 +372,8 @@ impl VerifyJournal {
         let whole = text.rfind('\n').map_or("", |end| &text[..end]);
         let mut done = std::collections::HashSet::new();
         for (n, line) in whole.lines().enumerate() {
-            let class = parse_journal_line(line).with_context(|| {
-                format!("journal {} line {}: '{line}'", path.display(), n + 1)
-            })?;
+            let class = parse_journal_line(line)
+                .with_context(|| format!("journal {} line {}: '{line}'", path.display(), n + 1))?;
             done.insert(class);
         }
         let file = std::fs::OpenOptions::new()
