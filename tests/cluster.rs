@@ -1,6 +1,7 @@
 //! The cluster recipes of docs/cluster.md on a real scheduler: a one-node
 //! Slurm cluster on this machine (scripts/cluster/slurm_local.sh) runs the
-//! match array job and the table array job, and the Kubernetes Indexed Job
+//! match, table, verification and training-data array jobs, and the
+//! Kubernetes Indexed Job
 //! is validated against the Kubernetes schema (no cluster needed).
 //!
 //! The Slurm tests run under CI=true (where they never skip: they bring the
@@ -559,12 +560,89 @@ fn tables_on_slurm_equal_a_one_machine_run() {
             "{name} differs from the one-machine run"
         );
     }
+    // Verified as an array job too: two shares, each with its journal,
+    // check every class once between them.
+    let job = slurm.sbatch(
+        &dir,
+        &["--array=1-2", "--cpus-per-task=1"],
+        &[
+            ("YOTE", YOTE.to_string()),
+            ("DIR", tables.display().to_string()),
+            ("JOURNALS", dir.display().to_string()),
+        ],
+        "scripts/cluster/slurm_verify.sh",
+    );
+    all_completed(&slurm.wait(&job, Duration::from_secs(120)), 2);
+    let mut checked: Vec<String> = (1..=2)
+        .flat_map(|k| {
+            let journal = dir.join(format!("verify-{k}-of-2.journal"));
+            let text = std::fs::read_to_string(&journal).unwrap_or_default();
+            let classes: Vec<String> = text
+                .lines()
+                .map(|l| l.split(' ').next().unwrap().to_string())
+                .collect();
+            assert!(!classes.is_empty(), "share {k} checked nothing");
+            classes
+        })
+        .collect();
+    checked.sort();
+    let mut expected: Vec<String> = local
+        .keys()
+        .filter_map(|name| name.strip_suffix(".ytw").map(str::to_string))
+        .collect();
+    expected.sort();
+    assert_eq!(checked, expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------- datagen
+
+/// `yote datagen --shard K/2` as an array job: the shards together hold
+/// exactly the positions of one run on one machine.
+#[test]
+fn datagen_on_slurm_equals_one_machine() {
+    let Some(slurm) = slurm("datagen_on_slurm_equals_one_machine") else {
+        return;
+    };
+    let dir = workdir("datagen");
+    let data = dir.join("data");
+    let (games, nodes) = ("14", "200");
+    let job = slurm.sbatch(
+        &dir,
+        &["--array=1-2", "--cpus-per-task=1"],
+        &[
+            ("YOTE", YOTE.to_string()),
+            ("GAMES", games.to_string()),
+            ("NODES", nodes.to_string()),
+            ("OUT", data.display().to_string()),
+        ],
+        "scripts/cluster/slurm_datagen.sh",
+    );
+    all_completed(&slurm.wait(&job, Duration::from_secs(120)), 2);
+    let lines = |paths: &[PathBuf]| {
+        let mut all: Vec<String> = paths
+            .iter()
+            .flat_map(|p| {
+                let text = std::fs::read_to_string(p).unwrap();
+                text.lines().map(str::to_string).collect::<Vec<_>>()
+            })
+            .collect();
+        all.sort();
+        all
+    };
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| data.join(format!("shard-{k}.nnue")))
+        .collect();
+    let one = dir.join("one.nnue");
     let out = Command::new(YOTE)
-        .args(["tb", "verify", "--dir"])
-        .arg(&tables)
+        .args(["datagen", "--games", games, "--nodes", nodes, "--out"])
+        .arg(&one)
         .output()
         .unwrap();
-    ok(out, "tb verify");
+    ok(out, "datagen on one machine");
+    let found = lines(&shards);
+    assert!(found.len() > 100, "{} positions", found.len());
+    assert_eq!(found, lines(&[one]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

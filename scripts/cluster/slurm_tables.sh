@@ -8,7 +8,8 @@
 # file; a requeued task keeps the classes already on disk and solves the
 # rest.
 #   PIECES=8 DIR=/shared/tables sbatch --array=1-4 scripts/cluster/slurm_tables.sh
-# Then, anywhere: yote tb verify --dir /shared/tables
+# Then, anywhere: yote tb verify --dir /shared/tables (or as an array:
+# scripts/cluster/slurm_verify.sh)
 # Tested by tests/cluster.rs (tables_on_slurm_equal_a_one_machine_run).
 #SBATCH --job-name=yote-tables
 #SBATCH --array=1-4

@@ -4,8 +4,8 @@
     scripts/training/train_nnue.py data/*.nnue                     # -> src/eval/yote.nnue
     scripts/training/train_nnue.py data/*.nnue --epochs 30 --resume
 
-Input: the files `yote tune --dump` writes (scripts/training/datagen.sh with NNUE=1),
-one position a line: rules, position, result for the side to move, search
+Input: the files `yote datagen` writes (or `yote tune --dump`), one
+position a line: rules, position, result for the side to move, search
 score in centipawns (or -), the fitted evaluation in centipawns (files
 written before it was added lack it), the active inputs from the side to
 move's and from the other side's view.
@@ -94,33 +94,71 @@ class Net(torch.nn.Module):
             self.out.weight.clamp_(-OUT_CLIP, OUT_CLIP)
 
 
+# Most active inputs of one perspective: 36 cells, two hands, the owed
+# removals, the rule inputs (nnue.rs).
+WIDTH = 64
+
+
 def read_data(paths):
-    """Positions, their labels' parts and their inputs (padded)."""
-    keys, results, scores, fitted, keep, us, them = [], [], [], [], [], [], []
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                fields = line.rstrip("\n").split("\t")
+    """Positions' labels' parts and their inputs (padded with INPUTS), as
+    compact arrays (millions of positions fit: 2 x 64 int16 a position),
+    and where each line is (file number, byte offset) to read back the
+    few the fixture needs."""
+    import numpy as np
+
+    cap = 1 << 16
+    results = np.empty(cap, np.float32)
+    scores = np.empty(cap, np.float32)
+    fitted = np.empty(cap, np.float32)
+    keep = np.empty(cap, np.float32)
+    us = np.full((cap, WIDTH), INPUTS, np.int16)
+    them = np.full((cap, WIDTH), INPUTS, np.int16)
+    where = np.empty((cap, 2), np.int64)
+    n = 0
+    for file_no, path in enumerate(paths):
+        with open(path, "rb") as f:
+            offset = 0
+            for raw in f:
+                at = offset
+                offset += len(raw)
+                fields = raw.decode().rstrip("\n").split("\t")
                 if len(fields) == 7:
                     spec, fen, result, score, fit, a, b = fields
                 else:
                     (spec, fen, result, score, a, b), fit = fields, "nan"
-                keys.append((spec, fen))
-                results.append(float(result))
-                scores.append(math.nan if score == "-" else float(score))
-                fitted.append(float(fit))
+                if n == cap:
+                    cap *= 2
+                    results, scores, fitted, keep = (np.resize(x, cap) for x in
+                                                     (results, scores, fitted, keep))
+                    us = np.concatenate([us, np.full((cap - n, WIDTH), INPUTS, np.int16)])
+                    them = np.concatenate([them, np.full((cap - n, WIDTH), INPUTS, np.int16)])
+                    where = np.resize(where, (cap, 2))
+                results[n] = float(result)
+                scores[n] = math.nan if score == "-" else float(score)
+                fitted[n] = float(fit)
                 # The fifth field of a position is its plies without a capture.
                 stale = min(int(fen.split(" ")[4]), PROGRESS_CAP)
-                keep.append(1.0 - stale / PROGRESS_SPAN)
-                us.append([int(x) for x in a.split(",")])
-                them.append([int(x) for x in b.split(",")])
-    width = max(max(len(x) for x in us), max(len(x) for x in them))
+                keep[n] = 1.0 - stale / PROGRESS_SPAN
+                ua = [int(x) for x in a.split(",")]
+                tb = [int(x) for x in b.split(",")]
+                us[n, :len(ua)] = ua
+                them[n, :len(tb)] = tb
+                where[n] = (file_no, at)
+                n += 1
+                if n % 1_000_000 == 0:
+                    print(f"train_nnue: read {n} positions", file=sys.stderr)
+    return (where[:n], torch.from_numpy(results[:n].copy()), torch.from_numpy(scores[:n].copy()),
+            torch.from_numpy(fitted[:n].copy()), torch.from_numpy(keep[:n].copy()),
+            torch.from_numpy(us[:n].copy()), torch.from_numpy(them[:n].copy()))
 
-    def pad(rows):
-        return torch.tensor([r + [INPUTS] * (width - len(r)) for r in rows], dtype=torch.int32)
 
-    return (keys, torch.tensor(results), torch.tensor(scores), torch.tensor(fitted),
-            torch.tensor(keep), pad(us), pad(them))
+def key_of(paths, where):
+    """The rules and position of the line at `where` (file number, offset)."""
+    file_no, offset = (int(x) for x in where)
+    with open(paths[file_no], "rb") as f:
+        f.seek(offset)
+        spec, fen = f.readline().decode().split("\t")[:2]
+    return spec, fen
 
 
 def fit_k(results, scores):
@@ -144,10 +182,10 @@ def fit_k(results, scores):
 def rule_sets(us):
     """The rule-input masks of every rule set in the data (nnue.rs
     `InputMap::rule_mask`): the engine uses the network for those only."""
-    masks = set()
-    for row in us.tolist():
-        masks.add(sum(1 << (i - RULES) for i in row if RULES <= i < INPUTS))
-    return sorted(masks)
+    m = us.long()
+    rule = (m >= RULES) & (m < INPUTS)
+    bits = torch.where(rule, torch.ones_like(m) << (m - RULES).clamp(min=0), torch.zeros_like(m))
+    return sorted(set(bits.sum(dim=1).tolist()))
 
 
 def export(net, cp_per_unit, kind, masks, path):
@@ -200,7 +238,7 @@ def main():
                  "(files dumped by this version of `yote tune --dump`)")
     k = fit_k(results, scores)
     # The logit the fitted evaluation alone gives; the network adds to it.
-    base = k * fitted if args.correction else torch.zeros(len(keys))
+    base = k * fitted if args.correction else torch.zeros(len(results))
     have = ~torch.isnan(scores)
     lam = torch.where(results == 0.5, args.draw_lam, args.lam)
     labels = torch.where(
@@ -208,7 +246,7 @@ def main():
         lam * results + (1 - lam) * torch.sigmoid(k * torch.nan_to_num(scores)),
         results,
     )
-    n = len(keys)
+    n = len(results)
     order = torch.randperm(n, generator=torch.Generator().manual_seed(args.seed))
     held = order[: max(n // 20, 1)]
     train = order[max(n // 20, 1):]
@@ -273,7 +311,7 @@ def main():
         f.write("# rules\tposition\tfloat output in centipawns (scripts/training/train_nnue.py)\n")
         for i in held[:24].tolist():
             out = net(us[i:i + 1].long(), them[i:i + 1].long()).item()
-            spec, fen = keys[i]
+            spec, fen = key_of(args.data, keys[i])
             f.write(f"{spec}\t{fen}\t{out * cp_per_unit:.3f}\n")
     print(f"train_nnue: wrote {args.out} ({cp_per_unit} cp per unit) and {args.fixture} "
           f"in {time.time() - started:.0f} s", file=sys.stderr)
