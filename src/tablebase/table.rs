@@ -164,27 +164,48 @@ pub struct ClassStats {
 }
 
 impl ClassStats {
+    /// No positions yet.
+    pub const EMPTY: ClassStats = ClassStats {
+        positions: 0,
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        longest_win: -1,
+        longest_loss: -1,
+    };
+
     pub fn of(codes: &Codes) -> ClassStats {
-        let mut s = ClassStats {
-            longest_win: -1,
-            longest_loss: -1,
-            ..ClassStats::default()
-        };
+        let mut s = ClassStats::EMPTY;
         for i in 0..codes.len() {
-            s.positions += 1;
-            match Value::decode(codes.get(i)) {
-                Value::Win(d) => {
-                    s.wins += 1;
-                    s.longest_win = s.longest_win.max(d.into());
-                }
-                Value::Draw => s.draws += 1,
-                Value::Loss(d) => {
-                    s.losses += 1;
-                    s.longest_loss = s.longest_loss.max(d.into());
-                }
-            }
+            s.count(Value::decode(codes.get(i)));
         }
         s
+    }
+
+    /// One more position of value `v`.
+    pub fn count(&mut self, v: Value) {
+        self.positions += 1;
+        match v {
+            Value::Win(d) => {
+                self.wins += 1;
+                self.longest_win = self.longest_win.max(d.into());
+            }
+            Value::Draw => self.draws += 1,
+            Value::Loss(d) => {
+                self.losses += 1;
+                self.longest_loss = self.longest_loss.max(d.into());
+            }
+        }
+    }
+
+    /// The statistics of both parts together.
+    pub fn merge(&mut self, other: &ClassStats) {
+        self.positions += other.positions;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.longest_win = self.longest_win.max(other.longest_win);
+        self.longest_loss = self.longest_loss.max(other.longest_loss);
     }
 }
 

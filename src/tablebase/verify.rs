@@ -4,7 +4,7 @@
 
 use super::class::Class;
 use super::index::position;
-use super::table::{Table, Tablebase};
+use super::table::{ClassStats, Table, Tablebase};
 use super::value::Value;
 use super::value::stuck_value;
 use crate::rules::{MoveList, Player};
@@ -45,15 +45,15 @@ pub fn verify(tables: &Tablebase, threads: usize) -> Result<u64, Mismatch> {
 
 /// Checks every position of the tables whose class `wanted` accepts, one
 /// table after another; `done` hears of each table checked (its class and
-/// positions), `advance` of positions as they are checked (from several
-/// threads). A table's children are probed wherever they are in the set,
+/// the statistics of its values, as `tb stats` prints them), `advance` of
+/// positions as they are checked (from several threads). A table's children are probed wherever they are in the set,
 /// so a run over some classes proves those classes given the others; runs
 /// over disjoint selections together prove the whole set.
 pub fn verify_classes(
     tables: &Tablebase,
     threads: usize,
     wanted: impl Fn(Class) -> bool,
-    done: &mut dyn FnMut(Class, u64),
+    done: &mut dyn FnMut(Class, &ClassStats),
     advance: &(dyn Fn(u64) + Sync),
 ) -> Result<u64, Mismatch> {
     let mut checked = 0;
@@ -61,23 +61,24 @@ pub fn verify_classes(
         if !wanted(table.class()) {
             continue;
         }
-        let positions = verify_table(tables, table, threads, advance)?;
-        done(table.class(), positions);
-        checked += positions;
+        let stats = verify_table(tables, table, threads, advance)?;
+        done(table.class(), &stats);
+        checked += stats.positions;
     }
     Ok(checked)
 }
 
-/// Checks one table with `threads` workers taking blocks of positions.
+/// Checks one table with `threads` workers taking blocks of positions;
+/// the statistics of its values.
 fn verify_table(
     tables: &Tablebase,
     table: &Table,
     threads: usize,
     advance: &(dyn Fn(u64) + Sync),
-) -> Result<u64, Mismatch> {
+) -> Result<ClassStats, Mismatch> {
     const BLOCK: u64 = 4096;
     let rules = tables.rules();
-    let checked = AtomicU64::new(0);
+    let stats = Mutex::new(ClassStats::EMPTY);
     let failure = Mutex::new(None);
     let size = table.index.size();
     let next = AtomicU64::new(0);
@@ -85,6 +86,7 @@ fn verify_table(
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 let mut list = MoveList::new();
+                let mut mine = ClassStats::EMPTY;
                 loop {
                     let start = next.fetch_add(BLOCK, Ordering::Relaxed);
                     if start >= size || failure.lock().is_ok_and(|f| f.is_some()) {
@@ -118,16 +120,16 @@ fn verify_table(
                             });
                             return;
                         }
+                        mine.count(stored.expect("checked above"));
                     }
-                    let block = (start + BLOCK).min(size) - start;
-                    checked.fetch_add(block, Ordering::Relaxed);
-                    advance(block);
+                    advance((start + BLOCK).min(size) - start);
                 }
+                stats.lock().expect("no panics hold the lock").merge(&mine);
             });
         }
     });
     if let Some(m) = failure.lock().expect("threads are done").take() {
         return Err(m);
     }
-    Ok(checked.into_inner())
+    Ok(stats.into_inner().expect("threads are done"))
 }
