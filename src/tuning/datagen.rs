@@ -45,17 +45,6 @@ use std::time::Instant;
 /// runner's default ply limit does.
 const MAX_PLIES: usize = 400;
 
-/// The presets the network has inputs for, in the order games cycle them.
-pub const PRESETS: &[&str] = &[
-    "standard",
-    "hand-removal",
-    "6x6",
-    "classic",
-    "5x5",
-    "boxed",
-    "all-options",
-];
-
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {
     /// The data file (lines of `yote tune --dump`); FILE.progress beside it
