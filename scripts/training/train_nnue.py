@@ -101,19 +101,22 @@ WIDTH = 64
 
 def read_data(paths):
     """Positions' labels' parts and their inputs (padded with INPUTS), as
-    compact arrays (millions of positions fit: 2 x 64 int16 a position),
-    and where each line is (file number, byte offset) to read back the
-    few the fixture needs."""
+    compact arrays allocated once (millions of positions fit: 2 x 64 int16
+    a position), and where each line is (file number, byte offset) to read
+    back the few the fixture needs."""
     import numpy as np
 
-    cap = 1 << 16
-    results = np.empty(cap, np.float32)
-    scores = np.empty(cap, np.float32)
-    fitted = np.empty(cap, np.float32)
-    keep = np.empty(cap, np.float32)
-    us = np.full((cap, WIDTH), INPUTS, np.int16)
-    them = np.full((cap, WIDTH), INPUTS, np.int16)
-    where = np.empty((cap, 2), np.int64)
+    total = 0
+    for path in paths:
+        with open(path, "rb") as f:
+            total += sum(1 for _ in f)
+    results = np.empty(total, np.float32)
+    scores = np.empty(total, np.float32)
+    fitted = np.empty(total, np.float32)
+    keep = np.empty(total, np.float32)
+    us = np.full((total, WIDTH), INPUTS, np.int16)
+    them = np.full((total, WIDTH), INPUTS, np.int16)
+    where = np.empty((total, 2), np.int64)
     n = 0
     for file_no, path in enumerate(paths):
         with open(path, "rb") as f:
@@ -126,13 +129,6 @@ def read_data(paths):
                     spec, fen, result, score, fit, a, b = fields
                 else:
                     (spec, fen, result, score, a, b), fit = fields, "nan"
-                if n == cap:
-                    cap *= 2
-                    results, scores, fitted, keep = (np.resize(x, cap) for x in
-                                                     (results, scores, fitted, keep))
-                    us = np.concatenate([us, np.full((cap - n, WIDTH), INPUTS, np.int16)])
-                    them = np.concatenate([them, np.full((cap - n, WIDTH), INPUTS, np.int16)])
-                    where = np.resize(where, (cap, 2))
                 results[n] = float(result)
                 scores[n] = math.nan if score == "-" else float(score)
                 fitted[n] = float(fit)
@@ -141,15 +137,17 @@ def read_data(paths):
                 keep[n] = 1.0 - stale / PROGRESS_SPAN
                 ua = [int(x) for x in a.split(",")]
                 tb = [int(x) for x in b.split(",")]
+                if max(len(ua), len(tb)) > WIDTH:
+                    sys.exit(f"train_nnue: {path}: more than {WIDTH} inputs at byte {at}")
                 us[n, :len(ua)] = ua
                 them[n, :len(tb)] = tb
                 where[n] = (file_no, at)
                 n += 1
                 if n % 1_000_000 == 0:
                     print(f"train_nnue: read {n} positions", file=sys.stderr)
-    return (where[:n], torch.from_numpy(results[:n].copy()), torch.from_numpy(scores[:n].copy()),
-            torch.from_numpy(fitted[:n].copy()), torch.from_numpy(keep[:n].copy()),
-            torch.from_numpy(us[:n].copy()), torch.from_numpy(them[:n].copy()))
+    return (where[:n], torch.from_numpy(results[:n]), torch.from_numpy(scores[:n]),
+            torch.from_numpy(fitted[:n]), torch.from_numpy(keep[:n]),
+            torch.from_numpy(us[:n]), torch.from_numpy(them[:n]))
 
 
 def key_of(paths, where):
@@ -232,7 +230,7 @@ def main():
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     started = time.time()
-    keys, results, scores, fitted, keep, us, them = read_data(args.data)
+    where, results, scores, fitted, keep, us, them = read_data(args.data)
     if args.correction and torch.isnan(fitted).any():
         sys.exit("train_nnue: --correction needs the fitted evaluation in every file "
                  "(files dumped by this version of `yote tune --dump`)")
@@ -311,7 +309,7 @@ def main():
         f.write("# rules\tposition\tfloat output in centipawns (scripts/training/train_nnue.py)\n")
         for i in held[:24].tolist():
             out = net(us[i:i + 1].long(), them[i:i + 1].long()).item()
-            spec, fen = key_of(args.data, keys[i])
+            spec, fen = key_of(args.data, where[i])
             f.write(f"{spec}\t{fen}\t{out * cp_per_unit:.3f}\n")
     print(f"train_nnue: wrote {args.out} ({cp_per_unit} cp per unit) and {args.fixture} "
           f"in {time.time() - started:.0f} s", file=sys.stderr)

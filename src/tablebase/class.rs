@@ -103,6 +103,20 @@ impl Class {
     }
 }
 
+impl Class {
+    /// The class of a file stem (`2-2-0-0`), None if it is not one.
+    pub fn from_file_stem(stem: &str) -> Option<Class> {
+        let counts: Vec<u8> = stem
+            .split('-')
+            .map(|n| n.parse().ok())
+            .collect::<Option<_>>()?;
+        match counts[..] {
+            [a, b, c, d] => Some(Class::new(a, b, c, d)),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Class {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

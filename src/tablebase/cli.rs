@@ -369,10 +369,11 @@ impl VerifyJournal {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e).with_context(|| format!("journal {}", path.display())),
         };
-        // A line cut short by a kill has no newline and is not taken.
-        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        // A line cut short by a kill has no newline: it is not taken, and
+        // it is cut off so that the next line starts a line of its own.
+        let kept = text.rfind('\n').map_or(0, |end| end + 1);
         let mut done = std::collections::HashSet::new();
-        for (n, line) in whole.lines().enumerate() {
+        for (n, line) in text[..kept].lines().enumerate() {
             let class = parse_journal_line(line)
                 .with_context(|| format!("journal {} line {}: '{line}'", path.display(), n + 1))?;
             done.insert(class);
@@ -382,8 +383,6 @@ impl VerifyJournal {
             .append(true)
             .open(path)
             .with_context(|| format!("journal {}", path.display()))?;
-        // Cut the short line off, so the next one starts a line of its own.
-        let kept = text.rfind('\n').map_or(0, |end| end + 1);
         if kept < text.len() {
             file.set_len(kept as u64)
                 .with_context(|| format!("journal {}", path.display()))?;
@@ -417,15 +416,7 @@ fn parse_journal_line(line: &str) -> Result<Class> {
         .trim()
         .parse::<u64>()
         .context("positions is not a number")?;
-    let counts: Vec<u8> = stem
-        .split('-')
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .context("class is not four numbers")?;
-    match counts[..] {
-        [a, b, c, d] => Ok(Class::new(a, b, c, d)),
-        _ => bail!("class is not four numbers"),
-    }
+    Class::from_file_stem(stem).context("class is not four numbers")
 }
 
 /// A table directory named on the command line must be there: a missing

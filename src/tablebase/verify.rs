@@ -46,9 +46,10 @@ pub fn verify(tables: &Tablebase, threads: usize) -> Result<u64, Mismatch> {
 /// Checks every position of the tables whose class `wanted` accepts, one
 /// table after another; `done` hears of each table checked (its class and
 /// the statistics of its values, as `tb stats` prints them), `advance` of
-/// positions as they are checked (from several threads). A table's children are probed wherever they are in the set,
-/// so a run over some classes proves those classes given the others; runs
-/// over disjoint selections together prove the whole set.
+/// positions as they are checked (from several threads). A table's
+/// children are probed wherever they are in the set, so a run over some
+/// classes proves those classes given the others; runs over disjoint
+/// selections together prove the whole set.
 pub fn verify_classes(
     tables: &Tablebase,
     threads: usize,

@@ -135,9 +135,19 @@ pub fn play_match(
 
 /// A game after `plies` uniformly random moves that is not over yet.
 pub fn random_opening(rules: &Rules, plies: usize, seed: u64) -> Game {
-    let mut rng = SplitMix64::new(seed);
+    random_opening_with(rules, &mut SplitMix64::new(seed), |_| plies)
+}
+
+/// A game after uniformly random moves that is not over yet, `rng` drawing
+/// the moves and, before each try, `plies` how many.
+pub fn random_opening_with(
+    rules: &Rules,
+    rng: &mut SplitMix64,
+    mut plies: impl FnMut(&mut SplitMix64) -> usize,
+) -> Game {
     let mut list = MoveList::new();
     loop {
+        let plies = plies(rng);
         let mut game = Game::new(rules.clone());
         for _ in 0..plies {
             game.legal_moves(&mut list);
