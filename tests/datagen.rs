@@ -150,11 +150,15 @@ fn each_line_is_a_labelled_quiet_position_with_its_inputs() {
     let n = text.lines().count();
     assert!(n > 30 && n <= 7 * 12, "{n} lines");
     for bad in [
-        vec!["--games", "5", "--presets", "rows=7,cols=7"],
+        vec!["--games", "5", "--presets", "standard,rows=7"],
         vec!["--games", "5", "--shard", "3/2"],
         vec!["--games", "5", "--opening-plies", "9-3"],
     ] {
         let err = datagen(&dir.join("bad.nnue"), &bad).unwrap_err();
         assert!(err.starts_with("error:"), "{bad:?}: {err}");
+        assert!(
+            err.contains(bad[2]),
+            "{bad:?}: the error names the flag: {err}"
+        );
     }
 }

@@ -23,7 +23,7 @@
 use crate::eval;
 use crate::eval::nnue::training_inputs;
 use crate::rng::SplitMix64;
-use crate::rules::{Game, MoveList, Outcome, Player, Rules, Variant};
+use crate::rules::{Game, Outcome, Player, Rules, Variant};
 use crate::search::alphabeta::Features;
 use crate::search::driver;
 use crate::search::tables::Tables;
@@ -31,6 +31,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Score, SearchEvent, SearchOptions, SearchRequest, Signals};
 use crate::tablebase::bound::{cpu_seconds, peak_memory_mib};
 use crate::tablebase::{Shard, Value};
+use crate::tuning::selfplay::random_opening_with;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -57,7 +58,8 @@ pub struct DatagenArgs {
     /// Nodes searched for each move (one thread, so the games repeat).
     #[arg(long, default_value_t = 1000)]
     pub nodes: u64,
-    /// Presets (comma-separated), cycled by game number.
+    /// Preset names (comma-separated; rule overrides are not taken here),
+    /// cycled by game number.
     #[arg(
         long,
         default_value = "standard,hand-removal,6x6,classic,5x5,boxed,all-options"
@@ -112,21 +114,23 @@ struct Plan {
 impl Plan {
     fn new(args: &DatagenArgs) -> Result<Plan> {
         let shard = match &args.shard {
-            Some(text) => Shard::parse(text)?,
+            Some(text) => Shard::parse(text)
+                .map_err(|_| anyhow::anyhow!("--shard wants K/N with 1 <= K <= N, got '{text}'"))?,
             None => Shard::ALL,
         };
         let mut rules = Vec::new();
+        // Names only: a rule spec has commas of its own.
         for name in args.presets.split(',').map(str::trim) {
-            let variant = Variant::from_spec(name).with_context(|| format!("preset {name:?}"))?;
-            let r = Rules::new(variant).with_context(|| format!("preset {name:?}"))?;
+            let Some(preset) = Variant::PRESETS.iter().find(|p| p.name == name) else {
+                let names: Vec<&str> = Variant::PRESETS.iter().map(|p| p.name).collect();
+                bail!("--presets: {name:?} is not a preset ({})", names.join(", "));
+            };
+            let r = Rules::new(preset.variant).with_context(|| format!("preset {name:?}"))?;
             let start = Game::new(r.clone());
             if training_inputs(&r, start.position()).is_none() {
                 bail!("preset {name:?}: the network has no inputs for its board or hand");
             }
             rules.push(r);
-        }
-        if rules.is_empty() {
-            bail!("--presets names no preset");
         }
         let openings = parse_range(&args.opening_plies)?;
         if args.nodes == 0 {
@@ -276,21 +280,7 @@ fn play(plan: &Plan, number: u64) -> GameLines {
 
 /// A game after a seeded number of uniformly random plies, not over yet.
 fn opening(rules: &Rules, (lo, hi): (usize, usize), rng: &mut SplitMix64) -> Game {
-    let mut list = MoveList::new();
-    loop {
-        let plies = lo + rng.below(hi - lo + 1);
-        let mut game = Game::new(rules.clone());
-        for _ in 0..plies {
-            game.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            game.play(&list.as_slice()[rng.below(list.len())]);
-        }
-        if game.status().is_none() {
-            return game;
-        }
-    }
+    random_opening_with(rules, rng, |rng| lo + rng.below(hi - lo + 1))
 }
 
 /// The dump line of `game`'s position: the tables' value where they hold
