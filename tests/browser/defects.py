@@ -103,7 +103,7 @@ class Defects:
                 move = next(m for m in st["legal"] if m["from"] is None)
                 self.click_square(move["to"])
             else:
-                self.els('[data-role="lines"] > li')[0].click()
+                self.click_first_line()
             self.until(f"the {action} move", lambda: len(self.game()["moves"]) == len(before) + 1)
             game = self.game()
             self.until("lines of the new position", lambda: len(self.shown_lines()) >= 1, timeout=10)

@@ -98,6 +98,21 @@ class Suite(Defects, Targets, Features):
             raise AssertionError(f"timed out waiting for {what}; status: {self.status()!r}; "
                                  f"error: {self.el('#error').text!r}")
 
+    def click_first_line(self):
+        """Clicks the first analysis line; its first move. A line redrawn
+        under the click (the analysis goes on) is clicked again."""
+        picked = []
+
+        def click():
+            line = self.els('[data-role="lines"] > li')[0]
+            move = line.get_attribute("data-pv").split()[0]
+            line.click()
+            picked.append(move)
+            return True
+
+        self.until("a line clicked", click)
+        return picked[-1]
+
     def status(self):
         return self.el('[data-role="status"]').text
 
@@ -327,19 +342,8 @@ class Suite(Defects, Targets, Features):
         texts = self.driver.execute_script(
             "return [...document.querySelectorAll('[data-role=\"lines\"] > li')].map((li) => li.innerText)")
         assert len(texts) >= 3 and all("depth" in t and "nps" in t for t in texts), texts
-        # The last lines may still be redrawn just after the stop: a line
-        # replaced under the click is clicked again.
-        picked = []
-
-        def click_first_line():
-            line = self.els('[data-role="lines"] > li')[0]
-            move = line.get_attribute("data-pv").split()[0]
-            line.click()
-            picked.append(move)
-            return True
-
-        self.until("a line clicked", click_first_line)
-        first = picked[-1]
+        # The last lines may still be redrawn just after the stop.
+        first = self.click_first_line()
         self.until("the line's move played", lambda: self.plies() == 3)
         assert self.els('[data-role="moves"] [data-ply]')[2].get_attribute("textContent") == first
         # The editor: a position the engine refuses shows its error.
