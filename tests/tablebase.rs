@@ -1414,3 +1414,68 @@ fn verify_splits_by_pieces_and_shares_and_resumes_from_its_journal() {
     let (ok, _, err) = run(&["tb", "verify", "--dir", d, "--classes", "4/3"]);
     assert!(!ok && err.contains("--classes wants K/N"), "{err}");
 }
+
+/// `tb stats --pieces` reads one class at a time from the files: the same
+/// counts as the whole set read into memory, the longest loss `-` where the
+/// file stores wins only, and a sum line that adds the classes up.
+#[test]
+fn stats_of_one_piece_count_agree_with_the_whole_set() {
+    let dir = temp_dir("stats-pieces");
+    solve_in(
+        &rules("rows=4,cols=4,removal=none"),
+        5,
+        Some(dir.clone()),
+        Metric::Dtz,
+    );
+    let d = dir.to_str().unwrap();
+    let (ok, whole, err) = run(&["tb", "stats", "--dir", d]);
+    assert!(ok, "{err}");
+    let (ok, five, err) = run(&["tb", "stats", "--dir", d, "--pieces", "5"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("CPU s") && err.contains("peak memory"),
+        "{err}"
+    );
+    let fields =
+        |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_string).collect() };
+    let whole_five: Vec<&str> = whole
+        .lines()
+        .filter(|l| {
+            l.strip_prefix("class ").is_some_and(|c| {
+                let class = c.split(':').next().unwrap();
+                class
+                    .split(' ')
+                    .map(|n| n.parse::<u32>().unwrap())
+                    .sum::<u32>()
+                    == 5
+            })
+        })
+        .collect();
+    let mine: Vec<&str> = five.lines().filter(|l| l.starts_with("class ")).collect();
+    assert!(!mine.is_empty(), "{five}");
+    assert_eq!(mine.len(), whole_five.len(), "{five}\n{whole}");
+    let mut sum = [0u64; 4];
+    let mut some_derived = false;
+    for (a, b) in mine.iter().zip(&whole_five) {
+        let (a, b) = (fields(a), fields(b));
+        // Class, positions, wins, draws, losses, longest win agree.
+        assert_eq!(a[..a.len() - 1], b[..b.len() - 1], "{a:?} {b:?}");
+        let last = a.last().unwrap();
+        some_derived |= last == "-";
+        assert!(last == "-" || last == b.last().unwrap(), "{a:?} {b:?}");
+        let n = a.len();
+        for (i, s) in sum.iter_mut().enumerate() {
+            *s += a[n - 6 + i].parse::<u64>().unwrap();
+        }
+    }
+    assert!(some_derived, "these files store their wins only: {five}");
+    let total = five
+        .lines()
+        .find(|l| l.starts_with("5 pieces: "))
+        .expect("a sum line");
+    let t = fields(total);
+    let got: Vec<u64> = t[2..6].iter().map(|x| x.parse().unwrap()).collect();
+    assert_eq!(got, sum, "{total}");
+    let (ok, _, err) = run(&["tb", "stats", "--dir", d, "--pieces", "9"]);
+    assert!(!ok && err.contains("no classes of 9 pieces"), "{err}");
+}

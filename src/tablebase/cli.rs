@@ -63,6 +63,13 @@ pub enum TbCommand {
         /// A directory of table files made by `tb generate`.
         #[arg(long)]
         dir: PathBuf,
+        /// Only the classes of exactly this many pieces, read from their
+        /// files one class at a time (memory: one class, so sets too large
+        /// to hold whole can be counted). A file that stores its wins only
+        /// prints `-` for the longest loss: finding it takes a ply of
+        /// search per loss (`tb verify` prints it).
+        #[arg(long)]
+        pieces: Option<u32>,
     },
     /// The value of a position and of every legal move.
     Probe {
@@ -230,7 +237,14 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             );
             Ok(())
         }
-        TbCommand::Stats { dir } => {
+        TbCommand::Stats {
+            dir,
+            pieces: Some(n),
+        } => {
+            existing_dir(&dir)?;
+            stats_of_files(&load_any(&dir, false)?, n)
+        }
+        TbCommand::Stats { dir, pieces: None } => {
             existing_dir(&dir)?;
             // In memory: losses stored as "derived" are filled in first.
             let tables = load_any(&dir, true)?;
@@ -277,6 +291,63 @@ pub fn run_tb(command: TbCommand) -> Result<()> {
             run_verify(&tables, threads(t), pieces, shard, &mut journal)
         }
     }
+}
+
+/// `tb stats --pieces n`: each class of `n` pieces decoded from its files
+/// in turn, its line on stdout, then the classes' sum.
+fn stats_of_files(tables: &Tablebase, n: u32) -> Result<()> {
+    let selected: Vec<&super::table::Table> = tables
+        .tables()
+        .into_iter()
+        .filter(|t| t.class().pieces() == n)
+        .collect();
+    if selected.is_empty() {
+        bail!("no classes of {n} pieces in these tables");
+    }
+    let bar = Bar::new();
+    bar.start(selected.iter().map(|t| t.index.size()).sum());
+    let (start, cpu_start) = (Instant::now(), bound::cpu_seconds());
+    println!("# distances: {}", metric_text(tables.metric()));
+    let mut sum = ClassStats::EMPTY;
+    let mut derived = false;
+    for table in selected {
+        bar.class(&[table.class()]);
+        let codes = table
+            .codes()
+            .with_context(|| format!("class {}", table.class()))?;
+        let stats = ClassStats::of(&codes);
+        sum.merge(&stats);
+        derived |= table.losses_derived;
+        bar.0.suspend(|| {
+            println!(
+                "class {}: {}",
+                table.class(),
+                stats_text(&stats, table.losses_derived)
+            )
+        });
+        bar.advance(stats.positions);
+    }
+    bar.0.finish_and_clear();
+    println!("{n} pieces: {}", stats_text(&sum, derived));
+    let cpu = cpu_start.zip(bound::cpu_seconds()).map(|(a, b)| b - a);
+    eprintln!(
+        "tb stats: {:.1} s ({} CPU s), peak memory {} MiB",
+        start.elapsed().as_secs_f64(),
+        cpu.map_or("?".to_string(), |c| format!("{c:.1}")),
+        peak_memory_mib().map_or("?".to_string(), |m| m.to_string())
+    );
+    Ok(())
+}
+
+/// A stats line; a class whose distance file stores the wins only read
+/// every loss as `Loss(0)`, so its longest loss is unknown (`-`).
+fn stats_text(stats: &ClassStats, losses_derived: bool) -> String {
+    if !losses_derived {
+        return stats.to_string();
+    }
+    let s = stats;
+    let (p, w, d, l, lw) = (s.positions, s.wins, s.draws, s.losses, s.longest_win);
+    format!("{p} {w} {d} {l} {lw} -")
 }
 
 /// `tb verify`: the selected classes checked one after another, with a
