@@ -51,6 +51,8 @@ import zlib
 import torch
 
 INPUTS = 128
+# Hidden units per perspective (--hidden; nnue.rs HIDDEN must be the same:
+# the engine refuses a file of another shape by name).
 HIDDEN = 64
 # The last 16 inputs are the rules (nnue.rs RULES, RULE_INPUTS).
 RULE_INPUTS = 16
@@ -65,8 +67,10 @@ PROGRESS_CAP, PROGRESS_SPAN = 100, 200
 # Largest first-layer weight: at most 44 inputs are active at once (6x6,
 # 16 pieces a side), so with the bias 45 terms: 45 * 1.3 * 510 < 32767.
 FT_CLIP = 1.3
-# Output weights: 2 * HIDDEN * QA * 14 * QB < 2^31 (for HIDDEN up to 128), the engine's int32 sum.
-OUT_CLIP = 14.0
+# Output weights: 2 * HIDDEN * QA * OUT_CLIP * QB < 2^31, the engine's int32
+# sum (14 for HIDDEN up to 128; `out_clip`).
+def out_clip():
+    return 14.0 * 128 / max(HIDDEN, 128)
 
 
 class Net(torch.nn.Module):
@@ -91,7 +95,7 @@ class Net(torch.nn.Module):
         with torch.no_grad():
             self.ft.weight.clamp_(-FT_CLIP, FT_CLIP)
             self.ft_bias.clamp_(-FT_CLIP, FT_CLIP)
-            self.out.weight.clamp_(-OUT_CLIP, OUT_CLIP)
+            self.out.weight.clamp_(-out_clip(), out_clip())
 
 
 # Most active inputs of one perspective: 36 cells, two hands, the owed
@@ -189,9 +193,9 @@ def rule_sets(us):
 def export(net, cp_per_unit, kind, masks, path):
     """The network file of nnue.rs (`Network::read`), little-endian."""
     with torch.no_grad():
-        ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16)
-        ft_b = torch.round(net.ft_bias * QA).to(torch.int16)
-        out_w = torch.round(net.out.weight[0] * QB).to(torch.int16)
+        ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16).cpu()
+        ft_b = torch.round(net.ft_bias * QA).to(torch.int16).cpu()
+        out_w = torch.round(net.out.weight[0] * QB).to(torch.int16).cpu()
     out_b = int(round(net.out.bias.item() * QA * QB))
     body = b"YOTENNUE" + struct.pack("<6I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit, kind,
                                      len(masks))
@@ -207,6 +211,7 @@ def export(net, cp_per_unit, kind, masks, path):
 
 
 def main():
+    global HIDDEN
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+")
     ap.add_argument("--out", default="src/eval/yote.nnue")
@@ -222,9 +227,14 @@ def main():
     ap.add_argument("--draw-lambda", dest="draw_lam", type=float, default=0.0)
     ap.add_argument("--correction", action="store_true",
                     help="train a correction to the fitted evaluation")
+    ap.add_argument("--hidden", type=int, default=HIDDEN,
+                    help="hidden units per perspective (nnue.rs HIDDEN)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu",
+                    help="where to train: cpu, or cuda where a GPU is present (the default then)")
     args = ap.parse_args()
+    HIDDEN = args.hidden
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -251,7 +261,8 @@ def main():
     print(f"train_nnue: {n} positions ({len(train)} training, {len(held)} held out), "
           f"K = {k:.5f}, read in {time.time() - started:.0f} s", file=sys.stderr)
 
-    net = Net()
+    dev = torch.device(args.device)
+    net = Net().to(dev)
     if args.correction:
         with torch.no_grad():
             # Start near no correction at all.
@@ -261,7 +272,7 @@ def main():
     first = 0
     gen = torch.Generator().manual_seed(args.seed + 1)
     if args.resume and os.path.exists(args.checkpoint):
-        ck = torch.load(args.checkpoint, weights_only=False)
+        ck = torch.load(args.checkpoint, weights_only=False, map_location=dev)
         net.load_state_dict(ck["net"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
@@ -270,11 +281,13 @@ def main():
         print(f"train_nnue: resumed after epoch {first}", file=sys.stderr)
 
     def predict(idx):
-        return base[idx] + keep[idx] * net(us[idx].long(), them[idx].long())
+        # The data stays in memory here; a batch at a time goes to the device.
+        inputs = (us[idx].long().to(dev), them[idx].long().to(dev))
+        return base[idx].to(dev) + keep[idx].to(dev) * net(*inputs)
 
     def loss_of(idx):
         with torch.no_grad():
-            return ((torch.sigmoid(predict(idx)) - labels[idx]) ** 2).mean().item()
+            return ((torch.sigmoid(predict(idx)) - labels[idx].to(dev)) ** 2).mean().item()
 
     if args.correction:
         with torch.no_grad():
@@ -287,7 +300,7 @@ def main():
         total = 0.0
         for i in range(0, len(perm), args.batch):
             idx = perm[i:i + args.batch]
-            loss = ((torch.sigmoid(predict(idx)) - labels[idx]) ** 2).mean()
+            loss = ((torch.sigmoid(predict(idx)) - labels[idx].to(dev)) ** 2).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -308,7 +321,7 @@ def main():
     with torch.no_grad(), open(args.fixture, "w") as f:
         f.write("# rules\tposition\tfloat output in centipawns (scripts/training/train_nnue.py)\n")
         for i in held[:24].tolist():
-            out = net(us[i:i + 1].long(), them[i:i + 1].long()).item()
+            out = net(us[i:i + 1].long().to(dev), them[i:i + 1].long().to(dev)).item()
             spec, fen = key_of(args.data, where[i])
             f.write(f"{spec}\t{fen}\t{out * cp_per_unit:.3f}\n")
     print(f"train_nnue: wrote {args.out} ({cp_per_unit} cp per unit) and {args.fixture} "
