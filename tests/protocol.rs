@@ -436,6 +436,19 @@ fn extras_print_board_moves_eval_and_perft() {
     let score = yote::eval::evaluate(&rules, &pos);
     let expected = format!("Evaluation: {score} cp for white (player 1)");
     assert!(e.ask("eval").contains(&expected), "{expected}");
+    // eval names the evaluation the search would use, as set by the user.
+    let uses = |out: Vec<String>| out.into_iter().find(|l| l.starts_with("The search uses"));
+    e.ask("setoption name SearchFeatures value -nnue");
+    let off = uses(e.ask("eval"));
+    assert_eq!(
+        off.as_deref(),
+        Some("The search uses: the fitted evaluation (SearchFeatures -nnue)")
+    );
+    e.ask("setoption name SearchFeatures value +nnue");
+    assert_eq!(
+        uses(e.ask("eval")).as_deref(),
+        Some("The search uses: the network")
+    );
     e.ask("position startpos");
     let perft = e.ask("perft 2");
     assert_eq!(perft.len(), 32);

@@ -77,8 +77,10 @@ pub fn describe(game: &Game) -> Vec<String> {
     lines
 }
 
-/// `eval`: a table of terms, then the total from the side to move's view.
-pub fn eval_report(game: &Game) -> Vec<String> {
+/// `eval`: a table of terms, then the total from the side to move's view,
+/// the network's value, and which of the two the search uses (`network_on`:
+/// the `SearchFeatures` setting).
+pub fn eval_report(game: &Game, network_on: bool) -> Vec<String> {
     let pos = game.position();
     let terms = eval::explain(game.rules(), pos);
     let mut lines = vec![format!(
@@ -107,9 +109,10 @@ pub fn eval_report(game: &Game) -> Vec<String> {
     let side = pos.side_to_move();
     let total = eval::evaluate(game.rules(), pos);
     lines.push(format!("Evaluation: {total} cp for {}", player_label(side)));
-    // The learned evaluation beside the fitted one (the search uses it
-    // with SearchFeatures +nnue).
-    lines.push(match nnue::evaluate(game.rules(), pos) {
+    // The learned evaluation beside the fitted one, and which of them the
+    // search would use: a reader of a score must know which spoke.
+    let net = nnue::evaluate(game.rules(), pos);
+    lines.push(match net {
         Some(cp) if nnue::Network::embedded_kind() == Some(nnue::Kind::Correction) => format!(
             "Network: {cp} cp for {} (the fitted {total} and a learned correction of {})",
             player_label(side),
@@ -118,6 +121,14 @@ pub fn eval_report(game: &Game) -> Vec<String> {
         Some(cp) => format!("Network: {cp} cp for {}", player_label(side)),
         None => "Network: none for these rules".to_string(),
     });
+    lines.push(
+        match (net.is_some(), network_on) {
+            (true, true) => "The search uses: the network",
+            (true, false) => "The search uses: the fitted evaluation (SearchFeatures -nnue)",
+            (false, _) => "The search uses: the fitted evaluation (no network for these rules)",
+        }
+        .to_string(),
+    );
     if let Some(end) = game.status() {
         lines.push(format!("The game is over: {end}"));
     }
@@ -179,7 +190,7 @@ mod tests {
         let score = eval::evaluate(&rules, &pos);
         assert!(score < 0, "{score}");
         let terms = eval::explain(&rules, &pos);
-        let report = eval_report(&Game::from_position(rules, pos));
+        let report = eval_report(&Game::from_position(rules, pos), true);
         for term in &terms {
             assert!(
                 report.iter().any(|l| l.starts_with(term.name)),
@@ -195,8 +206,23 @@ mod tests {
             net - score
         );
         assert!(report.contains(&network), "{report:?}");
+        let uses = |r: &[String]| r.iter().find(|l| l.starts_with("The search uses")).cloned();
+        assert_eq!(
+            uses(&report).as_deref(),
+            Some("The search uses: the network")
+        );
+        let off = eval_report(&Game::from_position(Rules::standard(), pos), false);
+        assert_eq!(
+            uses(&off).as_deref(),
+            Some("The search uses: the fitted evaluation (SearchFeatures -nnue)")
+        );
         let big = Rules::new(crate::rules::Variant::from_spec("rows=7,cols=7").unwrap()).unwrap();
-        let report = eval_report(&Game::new(big));
+        let report = eval_report(&Game::new(big), true);
         assert!(report.contains(&"Network: none for these rules".to_string()));
+        let says = |report: &[String], what: &str| report.iter().any(|l| l == what);
+        assert!(says(
+            &report,
+            "The search uses: the fitted evaluation (no network for these rules)"
+        ));
     }
 }

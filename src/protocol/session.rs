@@ -134,7 +134,10 @@ impl Session {
             Command::Display if self.refused("d") => {}
             Command::Display => self.print_with_table(display::describe(&self.game)),
             Command::Eval if self.refused("eval") => {}
-            Command::Eval => self.print_with_table(display::eval_report(&self.game)),
+            Command::Eval => {
+                let network_on = self.search_options().features.nnue;
+                self.print_with_table(display::eval_report(&self.game, network_on))
+            }
             Command::Moves if self.refused("moves") => {}
             Command::Moves => self.moves(),
             Command::Bench { depth } => self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
