@@ -184,10 +184,15 @@ def fit_k(results, scores):
 def rule_sets(us):
     """The rule-input masks of every rule set in the data (nnue.rs
     `InputMap::rule_mask`): the engine uses the network for those only."""
-    m = us.long()
-    rule = (m >= RULES) & (m < INPUTS)
-    bits = torch.where(rule, torch.ones_like(m) << (m - RULES).clamp(min=0), torch.zeros_like(m))
-    return sorted(set(bits.sum(dim=1).tolist()))
+    masks = set()
+    # A million rows at a time: the whole data as int64 at once took
+    # gigabytes (two trainers at once were killed for memory here).
+    for start in range(0, len(us), 1_000_000):
+        m = us[start:start + 1_000_000].int()
+        rule = (m >= RULES) & (m < INPUTS)
+        bits = torch.where(rule, torch.ones_like(m) << (m - RULES).clamp(min=0), torch.zeros_like(m))
+        masks.update(bits.sum(dim=1).tolist())
+    return sorted(masks)
 
 
 def export(net, cp_per_unit, kind, masks, path):
