@@ -315,7 +315,14 @@ fn every_engine_counts_against_one_limit() {
         running <= 12,
         "{running} engine processes for a limit of 12"
     );
-    assert_eq!(started, 12, "the engine limit");
+    // Sessions past the 32 kept evict the oldest, and an evicted session's
+    // engine frees its slot once it is reaped: how many of the last 8
+    // analyses got one depends on how fast the machine reaped (13 started
+    // under load once). The limit itself is `running` above.
+    assert!(
+        (12..=20).contains(&started),
+        "{started} analyses started for a limit of 12 and 8 evictions"
+    );
     assert!(refusal.contains("engines"), "{refusal}");
     let health: serde_json::Value = serde_json::from_str(&gui.get("/api/health").1).unwrap();
     assert_eq!(health["engines"], 12, "{health}");
