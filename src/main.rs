@@ -48,7 +48,7 @@ enum Command {
         #[arg(default_value_t = yote::search::bench::DEFAULT_DEPTH)]
         depth: u32,
         /// Search features changed from the defaults, as the SearchFeatures
-        /// option (e.g. `+nnue`: the network's speed and node count).
+        /// option (e.g. `-nnue`: the fitted evaluation's speed and node count).
         #[arg(long, default_value = "", allow_hyphen_values = true)]
         features: String,
     },

@@ -162,3 +162,32 @@ fn each_line_is_a_labelled_quiet_position_with_its_inputs() {
         );
     }
 }
+
+#[test]
+fn the_features_choose_which_engine_plays_the_games() {
+    let dir = scratch("features");
+    let run = |name: &str, features: &str| {
+        let out = dir.join(name);
+        let args = [
+            "--games",
+            "2",
+            "--presets",
+            "standard",
+            "--features",
+            features,
+        ];
+        datagen(&out, &args).unwrap();
+        std::fs::read(out).unwrap()
+    };
+    // Standard is where the network is on by default: without it the
+    // games are another engine's (data set v1 was made so).
+    let fitted = run("fitted.nnue", "-nnue");
+    assert_ne!(run("network.nnue", ""), fitted);
+    assert_eq!(run("fitted-again.nnue", "-nnue"), fitted);
+    let err = datagen(
+        &dir.join("bad.nnue"),
+        &["--games", "2", "--features", "nnue"],
+    )
+    .unwrap_err();
+    assert!(err.contains("--features"), "{err}");
+}

@@ -53,7 +53,7 @@ import torch
 INPUTS = 128
 # Hidden units per perspective (--hidden; nnue.rs HIDDEN must be the same:
 # the engine refuses a file of another shape by name).
-HIDDEN = 64
+HIDDEN = 128
 # The last 16 inputs are the rules (nnue.rs RULES, RULE_INPUTS).
 RULE_INPUTS = 16
 RULES = INPUTS - RULE_INPUTS
@@ -224,8 +224,9 @@ def main():
     ap.add_argument("--checkpoint", default="nnue.ckpt")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--batch", type=int, default=1024)
-    ap.add_argument("--lr", type=float, default=1e-3)
+    # The embedded network's recipe (docs/search.md, "The network").
+    ap.add_argument("--batch", type=int, default=4096)
+    ap.add_argument("--lr", type=float, default=2e-3)
     # 0: the search score alone; with 0.5 (as `yote tune`) the first
     # networks lost 150 Elo more (docs/search.md, "The network").
     ap.add_argument("--lambda", dest="lam", type=float, default=0.0)

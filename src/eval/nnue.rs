@@ -49,11 +49,13 @@ const RULES: usize = ENEMY_OWED + OWED_SLOTS;
 /// Removal (4), win (2), no moves (2), five flags, board (3).
 const RULE_INPUTS: usize = 16;
 pub const INPUTS: usize = RULES + RULE_INPUTS;
-/// 64, not 128: as a correction to the fitted evaluation, 64 units
-/// played as well at 2000 nodes a move (+30.5 ± 21.8 against +27.9 ± 19.5
-/// Elo over the fitted evaluation alone) and cost half as much a node,
-/// which is what a clock counts (docs/search.md, "The network").
-pub const HIDDEN: usize = 64;
+/// 128: on data set v1 (5.4 M positions of all seven presets) the
+/// correction of 128 units beat a0cca2f by +41.9 ± 30.2 Elo at 1 s + 10 ms
+/// where 64 units gave +20.9 ± 27.5 (200 games each, same openings), its
+/// held-out loss 0.00347 against 0.00360, for 3 % fewer nodes a second
+/// (docs/search.md, "The network"). The first networks, on 200 000
+/// positions, had 64: more units did not pay for their cost then.
+pub const HIDDEN: usize = 128;
 /// The boards the network has inputs for.
 const BOARDS: [(u8, u8); 3] = [(5, 6), (6, 6), (5, 5)];
 
@@ -76,6 +78,25 @@ pub const FORMAT_VERSION: u32 = 2;
 const HEADER_LEN: usize = 8 + 6 * 4;
 /// More rule sets than the rule inputs can describe is a damaged file.
 const MAX_RULE_SETS: u32 = 1 << RULE_INPUTS;
+
+/// The presets in which the embedded network was measured by match to beat
+/// the fitted evaluation (docs/search.md, "The network"): the search uses
+/// it there by default. In the other rule sets it was trained for it is
+/// only a candidate until measured (`SearchFeatures +nnue_all`).
+pub const MEASURED_PRESETS: &[&str] = &["standard"];
+
+/// Whether the network was measured to win under these rules.
+pub fn measured_for(variant: &Variant) -> bool {
+    variant
+        .preset_name()
+        .is_some_and(|name| MEASURED_PRESETS.contains(&name))
+}
+
+/// Whether the embedded network has inputs for these rules and was trained
+/// on them.
+pub fn trained_for(variant: &Variant) -> bool {
+    Network::embedded().is_some_and(|net| net.inputs_for(variant).is_some())
+}
 
 /// The network the engine embeds (`scripts/training/train_nnue.py` writes it).
 static EMBEDDED: &[u8] = include_bytes!("yote.nnue");

@@ -4,6 +4,7 @@
 use super::settings::variant_spec;
 use crate::eval::{self, nnue};
 use crate::rules::{Game, MoveList, Player, Position, Rules};
+use crate::search::alphabeta::NetworkUse;
 use crate::search::tables::Tables;
 use crate::tablebase::{Metric, Value};
 
@@ -80,7 +81,7 @@ pub fn describe(game: &Game) -> Vec<String> {
 /// `eval`: a table of terms, then the total from the side to move's view,
 /// the network's value, and which of the two the search uses (`network_on`:
 /// the `SearchFeatures` setting).
-pub fn eval_report(game: &Game, network_on: bool) -> Vec<String> {
+pub fn eval_report(game: &Game, network: NetworkUse) -> Vec<String> {
     let pos = game.position();
     let terms = eval::explain(game.rules(), pos);
     let mut lines = vec![format!(
@@ -122,10 +123,18 @@ pub fn eval_report(game: &Game, network_on: bool) -> Vec<String> {
         None => "Network: none for these rules".to_string(),
     });
     lines.push(
-        match (net.is_some(), network_on) {
-            (true, true) => "The search uses: the network",
-            (true, false) => "The search uses: the fitted evaluation (SearchFeatures -nnue)",
-            (false, _) => "The search uses: the fitted evaluation (no network for these rules)",
+        match network {
+            NetworkUse::Network => "The search uses: the network",
+            NetworkUse::SwitchedOff => {
+                "The search uses: the fitted evaluation (SearchFeatures -nnue)"
+            }
+            NetworkUse::NotMeasured => {
+                "The search uses: the fitted evaluation (the network is not measured \
+                 for these rules; SearchFeatures +nnue_all uses it)"
+            }
+            NetworkUse::NoNetwork => {
+                "The search uses: the fitted evaluation (no network for these rules)"
+            }
         }
         .to_string(),
     );
@@ -171,6 +180,7 @@ pub fn legal_move_texts(game: &Game) -> Result<Vec<String>, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::alphabeta::Features;
 
     #[test]
     fn board_shows_pieces_in_their_cells() {
@@ -190,7 +200,11 @@ mod tests {
         let score = eval::evaluate(&rules, &pos);
         assert!(score < 0, "{score}");
         let terms = eval::explain(&rules, &pos);
-        let report = eval_report(&Game::from_position(rules, pos), true);
+        let defaults = Features::default();
+        let report = eval_report(
+            &Game::from_position(rules.clone(), pos),
+            defaults.network_use(rules.variant()),
+        );
         for term in &terms {
             assert!(
                 report.iter().any(|l| l.starts_with(term.name)),
@@ -211,13 +225,30 @@ mod tests {
             uses(&report).as_deref(),
             Some("The search uses: the network")
         );
-        let off = eval_report(&Game::from_position(Rules::standard(), pos), false);
+        let off = Features::parse("-nnue").unwrap();
+        let off = eval_report(
+            &Game::from_position(rules.clone(), pos),
+            off.network_use(rules.variant()),
+        );
         assert_eq!(
             uses(&off).as_deref(),
             Some("The search uses: the fitted evaluation (SearchFeatures -nnue)")
         );
+        // Trained for 6x6 but not measured there: only +nnue_all uses it.
+        let six = Rules::new(crate::rules::Variant::preset("6x6").unwrap()).unwrap();
+        let unmeasured = eval_report(&Game::new(six.clone()), defaults.network_use(six.variant()));
+        assert_eq!(
+            uses(&unmeasured).as_deref(),
+            Some(
+                "The search uses: the fitted evaluation (the network is not measured \
+                 for these rules; SearchFeatures +nnue_all uses it)"
+            )
+        );
+        let all = Features::parse("+nnue_all").unwrap();
+        let all = eval_report(&Game::new(six.clone()), all.network_use(six.variant()));
+        assert_eq!(uses(&all).as_deref(), Some("The search uses: the network"));
         let big = Rules::new(crate::rules::Variant::from_spec("rows=7,cols=7").unwrap()).unwrap();
-        let report = eval_report(&Game::new(big), true);
+        let report = eval_report(&Game::new(big.clone()), defaults.network_use(big.variant()));
         assert!(report.contains(&"Network: none for these rules".to_string()));
         let says = |report: &[String], what: &str| report.iter().any(|l| l == what);
         assert!(says(

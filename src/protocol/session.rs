@@ -135,8 +135,9 @@ impl Session {
             Command::Display => self.print_with_table(display::describe(&self.game)),
             Command::Eval if self.refused("eval") => {}
             Command::Eval => {
-                let network_on = self.search_options().features.nnue;
-                self.print_with_table(display::eval_report(&self.game, network_on))
+                let features = self.search_options().features;
+                let network = features.network_use(self.game.rules().variant());
+                self.print_with_table(display::eval_report(&self.game, network))
             }
             Command::Moves if self.refused("moves") => {}
             Command::Moves => self.moves(),

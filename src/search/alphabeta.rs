@@ -15,8 +15,8 @@ use super::params::{SearchParams, Tuning};
 use super::score::{self, INF, MATE, MAX_PLY, TABLE_WIN};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval;
-use crate::eval::nnue::NnueStack;
-use crate::rules::{Move, MoveList, NoMoves, Outcome, Position, Rules};
+use crate::eval::nnue::{self, NnueStack};
+use crate::rules::{Move, MoveList, NoMoves, Outcome, Position, Rules, Variant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -49,9 +49,12 @@ pub struct Features {
     pub qs_removal_limit: bool,
     /// The full evaluation; off means material only.
     pub full_eval: bool,
-    /// The network (`nnue.rs`) instead of the fitted evaluation, for the
-    /// rules it has inputs for.
+    /// The network (`nnue.rs`) instead of the fitted evaluation, in the
+    /// rule sets it was measured to win in (`nnue::MEASURED_PRESETS`).
     pub nnue: bool,
+    /// The network also in every other rule set it was trained for: how
+    /// a match measures it there before it is trusted by default.
+    pub nnue_all: bool,
 }
 
 impl Default for Features {
@@ -69,9 +72,11 @@ impl Default for Features {
             removal_order: true,
             qs_removal_limit: true,
             full_eval: true,
-            // Off until a match shows the network at least as strong as
-            // the fitted evaluation (docs/search.md, "The network").
-            nnue: false,
+            // On where a match showed the network stronger than the
+            // fitted evaluation, and only there (docs/search.md, "The
+            // network").
+            nnue: true,
+            nnue_all: false,
         }
     }
 }
@@ -81,7 +86,7 @@ type FeatureFlag = (&'static str, fn(&mut Features) -> &mut bool);
 
 impl Features {
     /// Every feature by name, with a way to reach its flag.
-    const FLAGS: [FeatureFlag; 11] = [
+    const FLAGS: [FeatureFlag; 12] = [
         ("tt", |f| &mut f.tt),
         ("pvs", |f| &mut f.pvs),
         ("aspiration", |f| &mut f.aspiration),
@@ -93,6 +98,7 @@ impl Features {
         ("qs_removal_limit", |f| &mut f.qs_removal_limit),
         ("full_eval", |f| &mut f.full_eval),
         ("nnue", |f| &mut f.nnue),
+        ("nnue_all", |f| &mut f.nnue_all),
     ];
 
     /// Reads `-lmr,+killers`-style changes to the defaults (separated by
@@ -118,6 +124,36 @@ impl Features {
             *(flag.1)(&mut features) = on;
         }
         Ok(features)
+    }
+}
+
+/// Which evaluation the search uses under given rules, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetworkUse {
+    /// The network.
+    Network,
+    /// The fitted evaluation: `SearchFeatures -nnue`.
+    SwitchedOff,
+    /// The fitted evaluation: the network was trained for these rules but
+    /// not measured to win in them (`SearchFeatures +nnue_all` uses it).
+    NotMeasured,
+    /// The fitted evaluation: the network has no inputs for these rules or
+    /// was not trained on them.
+    NoNetwork,
+}
+
+impl Features {
+    /// Which evaluation a search under `variant` uses.
+    pub fn network_use(&self, variant: &Variant) -> NetworkUse {
+        if !nnue::trained_for(variant) {
+            NetworkUse::NoNetwork
+        } else if !self.nnue {
+            NetworkUse::SwitchedOff
+        } else if !self.nnue_all && !nnue::measured_for(variant) {
+            NetworkUse::NotMeasured
+        } else {
+            NetworkUse::Network
+        }
     }
 }
 
@@ -321,8 +357,7 @@ impl<'a> Searcher<'a> {
             no_capture_draw: rules.variant().no_capture_draw,
             mandatory_capture: rules.variant().mandatory_capture,
             tables: None,
-            nnue: features
-                .nnue
+            nnue: (features.network_use(rules.variant()) == NetworkUse::Network)
                 .then(|| NnueStack::new(rules, MAX_PLY + 1))
                 .flatten(),
             sort_scratch: Vec::with_capacity(256),

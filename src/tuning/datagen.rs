@@ -96,6 +96,12 @@ pub struct DatagenArgs {
     /// Largest tables used for labels, in pieces.
     #[arg(long, default_value_t = 32)]
     pub tablebase_pieces: u32,
+    /// Search features changed from the defaults, as the SearchFeatures
+    /// option: the games are played by the engine as it plays by default
+    /// (the network where it is on), and data set v1 was made before the
+    /// network was on anywhere, so `-nnue` makes its bytes again.
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub features: String,
 }
 
 /// What a run is asked to do, checked.
@@ -109,6 +115,7 @@ struct Plan {
     seed: u64,
     shard: Shard,
     games: u64,
+    features: Features,
 }
 
 impl Plan {
@@ -150,6 +157,8 @@ impl Plan {
             seed: args.seed,
             shard,
             games: args.games,
+            features: Features::parse(&args.features)
+                .map_err(|e| anyhow::anyhow!("--features: {e}"))?,
         })
     }
 
@@ -243,7 +252,7 @@ fn play(plan: &Plan, number: u64) -> GameLines {
             &game,
             &request,
             &options,
-            Features::default(),
+            plan.features,
             &tt,
             &signals,
             &mut |event| {
@@ -533,6 +542,7 @@ mod tests {
             threads: 1,
             tablebases: Some(dir.to_str().unwrap().into()),
             tablebase_pieces: 32,
+            features: String::new(),
         };
         Plan::new(&args).unwrap()
     }
