@@ -52,7 +52,7 @@ pub const INPUTS: usize = RULES + RULE_INPUTS;
 /// 128: on data set v1 (5.4 M positions of all seven presets) the
 /// correction of 128 units beat a0cca2f by +41.9 ± 30.2 Elo at 1 s + 10 ms
 /// where 64 units gave +20.9 ± 27.5 (200 games each, same openings), its
-/// held-out loss 0.00347 against 0.00360, for 3 % fewer nodes a second
+/// held-out loss 0.00347 against 0.00360, for 2–5 % fewer nodes a second
 /// (docs/search.md, "The network"). The first networks, on 200 000
 /// positions, had 64: more units did not pay for their cost then.
 pub const HIDDEN: usize = 128;

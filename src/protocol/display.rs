@@ -79,8 +79,8 @@ pub fn describe(game: &Game) -> Vec<String> {
 }
 
 /// `eval`: a table of terms, then the total from the side to move's view,
-/// the network's value, and which of the two the search uses (`network_on`:
-/// the `SearchFeatures` setting).
+/// the network's value, and which of the two the search uses and why
+/// (`network`: `Features::network_use` for these rules).
 pub fn eval_report(game: &Game, network: NetworkUse) -> Vec<String> {
     let pos = game.position();
     let terms = eval::explain(game.rules(), pos);
