@@ -243,6 +243,43 @@ fn the_state_gives_board_legal_moves_and_the_two_ply_capture() {
     assert!(over["legal"].as_array().unwrap().is_empty());
 }
 
+/// CI's browser suite timed out on an edit (2026-12-06): the page's next
+/// analysis was on its way when Set position asked the engine to check the
+/// edited position. The analysis took the engine first, started searching,
+/// and the check waited for it until it gave up with "busy thinking" 13 s
+/// later. Steps: an analysis running and watched; then a new analysis and
+/// a check sent at once. The check must be answered, not refused.
+#[test]
+fn a_position_check_is_not_refused_by_an_analysis_sent_beside_it() {
+    let gui = Gui::start(&[]);
+    let session = gui.session();
+    let watcher = gui.open_stream(&format!("/api/events?session={session}"));
+    for round in 0..6 {
+        let first = format!(r#"{{"session":"{session}","moves":["@c3"],"id":"a{round}"}}"#);
+        assert_eq!(gui.post("/api/analyse", &first).0, 200);
+        std::thread::sleep(Duration::from_millis(300));
+        let next = format!(r#"{{"session":"{session}","moves":["@c3","@d4"],"id":"b{round}"}}"#);
+        let check = format!(r#"{{"session":"{session}","fen":"6/6/2W3/6/6 b 11 12 0 1"}}"#);
+        let (analysed, checked) = std::thread::scope(|s| {
+            let analysed = s.spawn(|| gui.post("/api/analyse", &next));
+            // The analysis first, as the page sends them.
+            std::thread::sleep(Duration::from_millis(5));
+            let checked = s.spawn(|| gui.post("/api/validate", &check));
+            (analysed.join().unwrap(), checked.join().unwrap())
+        });
+        assert_eq!(analysed.0, 200, "round {round}: {analysed:?}");
+        assert_eq!(
+            checked.0, 200,
+            "round {round}: the check was refused: {checked:?}"
+        );
+        assert!(
+            checked.1.contains("\"ok\":true"),
+            "round {round}: {checked:?}"
+        );
+    }
+    drop(watcher);
+}
+
 #[test]
 fn engines_play_analyse_validate_and_stream_live() {
     let gui = Gui::start(&[]);

@@ -378,8 +378,7 @@ impl Engines {
     ) -> Result<(), ApiError> {
         const SLOT: usize = 2;
         self.config(wanted.engine)?;
-        session.slots[SLOT].stop.store(true, Ordering::Relaxed);
-        let mut state = session.lock_waiting(SLOT)?;
+        let mut state = session.lock_preempting(SLOT)?;
         session.slots[SLOT].stop.store(false, Ordering::Relaxed);
         *session.analysis_started.lock().expect("analysis lock") = Instant::now();
         // Started here, so that a failure to start is the request's answer.
@@ -447,8 +446,7 @@ impl Engines {
         slot: usize,
         rules: &Rules,
     ) -> Result<Value, ApiError> {
-        session.slots[slot].stop.store(true, Ordering::Relaxed);
-        let mut state = session.lock_waiting(slot)?;
+        let mut state = session.lock_preempting(slot)?;
         let wanted = state.last.clone().unwrap_or(Wanted {
             engine: 0,
             options: Vec::new(),
@@ -471,8 +469,7 @@ impl Engines {
         fen: &str,
     ) -> Result<Option<String>, ApiError> {
         const SLOT: usize = 2;
-        session.slots[SLOT].stop.store(true, Ordering::Relaxed);
-        let mut state = session.lock_waiting(SLOT)?;
+        let mut state = session.lock_preempting(SLOT)?;
         let process = self.ready(session, SLOT, &mut state, wanted, rules.variant())?;
         let command = format!("position fen {fen}");
         match process.exchange(&[&command], START_TIMEOUT) {
@@ -664,8 +661,26 @@ impl Session {
 
     /// The slot, once the search holding it has stopped (it was told to).
     fn lock_waiting(&self, slot: usize) -> Result<MutexGuard<'_, SlotState>, ApiError> {
+        self.lock_within(slot, || {})
+    }
+
+    /// The slot for a request that replaces whatever holds it (a new
+    /// analysis, a position check, a restart): the stop is asked again
+    /// while it waits, since another request may take the slot first and
+    /// start a search that would otherwise hold it until the wait ends.
+    fn lock_preempting(&self, slot: usize) -> Result<MutexGuard<'_, SlotState>, ApiError> {
+        let stop = &self.slots[slot].stop;
+        self.lock_within(slot, || stop.store(true, Ordering::Relaxed))
+    }
+
+    fn lock_within(
+        &self,
+        slot: usize,
+        mut waiting: impl FnMut(),
+    ) -> Result<MutexGuard<'_, SlotState>, ApiError> {
         let until = Instant::now() + STOP_GRACE + START_TIMEOUT;
         loop {
+            waiting();
             match self.lock_idle(slot) {
                 Ok(guard) => return Ok(guard),
                 Err(e) if Instant::now() >= until => return Err(e),
