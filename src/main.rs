@@ -75,6 +75,9 @@ enum Command {
     /// Training positions for the network from self-play: seeded,
     /// resumable and shardable (docs/search.md, "The network").
     Datagen(yote::tuning::datagen::DatagenArgs),
+    /// A data file's search scores given again by a deeper search
+    /// (docs/search.md, "The network").
+    Relabel(yote::tuning::relabel::RelabelArgs),
     /// Tune the search parameters by SPSA through the match runner
     /// (docs/search.md).
     Spsa(yote::tuning::spsa::SpsaArgs),
@@ -161,6 +164,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Solve(args)) => yote::tablebase::cli::run_solve(args),
         Some(Command::Tune(args)) => yote::tuning::tune::run(args),
         Some(Command::Datagen(args)) => yote::tuning::datagen::run(args),
+        Some(Command::Relabel(args)) => yote::tuning::relabel::run(args),
         Some(Command::Spsa(args)) => yote::tuning::spsa::run(args),
         Some(Command::Gui(args)) => yote::gui::run(args),
         Some(Command::Perft {

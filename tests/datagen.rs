@@ -191,3 +191,98 @@ fn the_features_choose_which_engine_plays_the_games() {
     .unwrap_err();
     assert!(err.contains("--features"), "{err}");
 }
+
+/// Runs `yote relabel`; stderr on success.
+fn relabel(input: &Path, out: &Path, args: &[&str]) -> Result<String, String> {
+    let run = Command::new(env!("CARGO_BIN_EXE_yote"))
+        .arg("relabel")
+        .arg("--in")
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .args(args)
+        .output()
+        .expect("run yote relabel");
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.stdout.is_empty(), "stdout is not for logs");
+    match run.status.success() {
+        true => Ok(stderr),
+        false => Err(stderr),
+    }
+}
+
+#[test]
+fn relabelling_changes_scores_only_for_any_threads_and_resumes() {
+    let dir = scratch("relabel");
+    let data = dir.join("data.nnue");
+    datagen(&data, &["--games", "14"]).unwrap();
+    let one = dir.join("one.nnue");
+    let two = dir.join("two.nnue");
+    relabel(&data, &one, &["--nodes", "3000", "--threads", "1"]).unwrap();
+    relabel(&data, &two, &["--nodes", "3000", "--threads", "2"]).unwrap();
+    let relabelled = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(relabelled, std::fs::read_to_string(&two).unwrap());
+    let before = std::fs::read_to_string(&data).unwrap();
+    assert_eq!(relabelled.lines().count(), before.lines().count());
+    let mut changed = 0;
+    for (new, old) in relabelled.lines().zip(before.lines()) {
+        let (new, old): (Vec<&str>, Vec<&str>) =
+            (new.split('\t').collect(), old.split('\t').collect());
+        assert_eq!(new.len(), 7);
+        for i in [0, 1, 2, 4, 5, 6] {
+            assert_eq!(new[i], old[i], "field {i}");
+        }
+        if old[3] == "-" {
+            assert_eq!(new[3], "-", "a line without a score is copied");
+        }
+        changed += usize::from(new[3] != old[3]);
+    }
+    assert!(
+        changed * 4 > before.lines().count(),
+        "{changed} scores changed"
+    );
+    // Only standard's lines searched again.
+    let standard = dir.join("standard.nnue");
+    relabel(
+        &data,
+        &standard,
+        &["--nodes", "3000", "--presets", "standard"],
+    )
+    .unwrap();
+    for ((picked, all), old) in std::fs::read_to_string(&standard)
+        .unwrap()
+        .lines()
+        .zip(relabelled.lines())
+        .zip(before.lines())
+    {
+        let is_standard = old
+            .contains("win=one-left,no_moves=loses,mandatory_capture=false,multi_jump=false")
+            && old.starts_with("rows=5,cols=6,pieces=12,removal=board,");
+        assert_eq!(picked, if is_standard { all } else { old });
+    }
+    // A run stopped after five lines, with a tail written after its last
+    // progress record: the rerun cuts the tail and goes on.
+    let part = dir.join("part.nnue");
+    let head: usize = relabelled.lines().take(5).map(|l| l.len() + 1).sum();
+    std::fs::write(&part, format!("{}half a line", &relabelled[..head])).unwrap();
+    std::fs::write(
+        dir.join("part.nnue.progress"),
+        format!("lines 5 bytes {head}\n"),
+    )
+    .unwrap();
+    let log = relabel(&data, &part, &["--nodes", "3000"]).unwrap();
+    assert!(log.contains("from line 6"), "{log}");
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), relabelled);
+    // Output without its progress file is not overwritten; bad lines are named.
+    std::fs::remove_file(dir.join("part.nnue.progress")).unwrap();
+    let err = relabel(&data, &part, &["--nodes", "3000"]).unwrap_err();
+    assert!(err.contains("no progress file"), "{err}");
+    let bad = dir.join("bad.nnue");
+    std::fs::write(
+        &bad,
+        format!("{}x\ty\n", before.lines().next().unwrap().to_owned() + "\n"),
+    )
+    .unwrap();
+    let err = relabel(&bad, &dir.join("bad-out.nnue"), &[]).unwrap_err();
+    assert!(err.contains("line 2: 2 tab-separated fields"), "{err}");
+}

@@ -1,9 +1,11 @@
 //! Tools that make the engine stronger offline: fitting the evaluation's
 //! weights to games (`tune`), tuning search parameters by matches (`spsa`),
 //! in-process self-play between search settings (`selfplay`), and the
-//! network's training positions (`datagen`).
+//! network's training positions (`datagen`) and their labels searched again
+//! deeper (`relabel`).
 
 pub mod datagen;
+pub mod relabel;
 pub mod selfplay;
 pub mod spsa;
 pub mod tune;
