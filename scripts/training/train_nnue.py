@@ -57,6 +57,8 @@ HIDDEN = 128
 # The last 16 inputs are the rules (nnue.rs RULES, RULE_INPUTS).
 RULE_INPUTS = 16
 RULES = INPUTS - RULE_INPUTS
+# Removals owed, 3 slots each side, just before the rules (nnue.rs OWN_OWED).
+OWED = range(RULES - 6, RULES)
 QA = 510
 QB = 1024
 FORMAT_VERSION = 2
@@ -83,6 +85,12 @@ class Net(torch.nn.Module):
         with torch.no_grad():
             self.ft.weight.normal_(0.0, 0.1)
             self.ft.weight[INPUTS].zero_()
+            # The data holds quiet positions only, which never owe a
+            # removal, so nothing trains these rows: zero, not the random
+            # weights the search would otherwise see when it evaluates a
+            # position in the middle of a capture (all-options plays a
+            # jump alone when its removals are too many to list).
+            self.ft.weight[OWED.start:OWED.stop].zero_()
             self.out.weight.normal_(0.0, 0.05)
             self.out.bias.zero_()
 

@@ -29,7 +29,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{BufRead, BufReader, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Lines searched between two progress records.
@@ -71,6 +71,8 @@ struct Labeller {
     nodes: u64,
     presets: Option<Vec<Variant>>,
     features: Features,
+    /// Positions searched so far (the others were copied).
+    searched: AtomicU64,
 }
 
 impl Labeller {
@@ -103,6 +105,7 @@ impl Labeller {
             presets,
             features: Features::parse(&args.features)
                 .map_err(|e| anyhow::anyhow!("--features: {e}"))?,
+            searched: AtomicU64::new(0),
         })
     }
 
@@ -134,6 +137,7 @@ impl Labeller {
     /// The score of a fixed-node search from the side to move, None for a
     /// mate (or no move at all).
     fn search(&self, game: &Game, tt: &mut TranspositionTable) -> Option<i32> {
+        self.searched.fetch_add(1, Ordering::Relaxed);
         tt.clear();
         let options = SearchOptions {
             threads: 1,
@@ -285,11 +289,12 @@ pub fn run(args: RelabelArgs) -> Result<()> {
     let wall = start.elapsed().as_secs_f64();
     let cpu = cpu_start.zip(cpu_seconds()).map(|(a, b)| b - a);
     let new = progress.lines - done_before.lines;
-    let per_million = cpu.filter(|_| new > 0).map_or("?".to_string(), |c| {
-        format!("{:.1}", c / 60.0 / (new as f64 / 1e6))
+    let searched = labeller.searched.load(Ordering::Relaxed);
+    let per_million = cpu.filter(|_| searched > 0).map_or("?".to_string(), |c| {
+        format!("{:.1}", c / 60.0 / (searched as f64 / 1e6))
     });
     eprintln!(
-        "relabel: {new} lines in {wall:.1} s ({} CPU s, {per_million} CPU minutes a million lines), peak memory {} MiB; {} has {} lines",
+        "relabel: {new} lines ({searched} searched, the others copied) in {wall:.1} s ({} CPU s, {per_million} CPU minutes a million searched), peak memory {} MiB; {} has {} lines",
         cpu.map_or("?".to_string(), |c| format!("{c:.1}")),
         peak_memory_mib().map_or("?".to_string(), |m| m.to_string()),
         args.out.display(),
