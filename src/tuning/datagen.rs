@@ -396,7 +396,8 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         Some(p) => p,
         None => Progress::default(),
     };
-    let mut out = open_data(&args.out, progress)?;
+    let vouched = (progress != Progress::default()).then_some(progress.bytes);
+    let mut out = open_resumable(&args.out, vouched)?;
     let todo = &numbers[progress.games as usize..];
     eprintln!(
         "datagen: {} games of {} for shard {}/{} ({} done), {} nodes a move, {} threads",
@@ -479,9 +480,11 @@ pub fn run(args: DatagenArgs) -> Result<()> {
     Ok(())
 }
 
-/// The data file opened for appending after what `progress` vouches for
-/// (a tail written after the last progress record is cut off).
-fn open_data(path: &Path, progress: Progress) -> Result<std::fs::File> {
+/// A resumable output opened for appending after the `vouched` bytes its
+/// progress file records (None: no progress file, a fresh run); a tail
+/// written after the last progress record is cut off. Shared with
+/// `relabel`, whose output resumes the same way.
+pub(crate) fn open_resumable(path: &Path, vouched: Option<u64>) -> Result<std::fs::File> {
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -490,20 +493,20 @@ fn open_data(path: &Path, progress: Progress) -> Result<std::fs::File> {
         .open(path)
         .with_context(|| format!("opening {}", path.display()))?;
     let len = file.metadata()?.len();
-    if len < progress.bytes {
+    let bytes = vouched.unwrap_or(0);
+    if len < bytes {
         bail!(
-            "{}: {len} bytes, but its progress file records {}; the data was cut short",
+            "{}: {len} bytes, but its progress file records {bytes}; the file was cut short",
             path.display(),
-            progress.bytes
         );
     }
-    if progress == Progress::default() && len > 0 {
+    if vouched.is_none() && len > 0 {
         bail!(
             "{}: has data but no progress file beside it; remove it or name another --out",
             path.display()
         );
     }
-    file.set_len(progress.bytes)?;
+    file.set_len(bytes)?;
     file.seek(std::io::SeekFrom::End(0))?;
     Ok(file)
 }

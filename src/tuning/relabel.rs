@@ -24,10 +24,11 @@ use crate::search::driver;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Score, SearchEvent, SearchOptions, SearchRequest, Signals};
 use crate::tablebase::bound::{cpu_seconds, peak_memory_mib};
+use crate::tuning::datagen::open_resumable;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{BufRead, BufReader, Seek, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -224,7 +225,8 @@ pub fn run(args: RelabelArgs) -> Result<()> {
         .with_context(|| format!("opening {}", args.input.display()))?;
     let total = input.metadata()?.len();
     let mut progress = Progress::read(&args.out)?.unwrap_or_default();
-    let mut out = open_output(&args.out, progress)?;
+    let vouched = (progress != Progress::default()).then_some(progress.bytes);
+    let mut out = open_resumable(&args.out, vouched)?;
     let mut lines = BufReader::new(input).lines();
     let mut read = 0u64;
     for _ in 0..progress.lines {
@@ -333,33 +335,6 @@ fn relabel_block(
     });
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, line)| line).collect()
-}
-
-/// The output opened for appending after what `progress` vouches for.
-fn open_output(path: &Path, progress: Progress) -> Result<std::fs::File> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    let len = file.metadata()?.len();
-    if len < progress.bytes {
-        bail!(
-            "{}: {len} bytes, but its progress file records {}; the output was cut short",
-            path.display(),
-            progress.bytes
-        );
-    }
-    if progress == Progress::default() && len > 0 {
-        bail!(
-            "{}: has data but no progress file beside it; remove it or name another --out",
-            path.display()
-        );
-    }
-    file.set_len(progress.bytes)?;
-    file.seek(std::io::SeekFrom::End(0))?;
-    Ok(file)
 }
 
 #[cfg(test)]
