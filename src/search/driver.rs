@@ -589,6 +589,11 @@ impl Job<'_> {
                     (alpha, beta) = (-INF, INF);
                 }
             }
+            // A later line can score above an earlier one (each is a search
+            // of its own, and the earlier one did not see what the later
+            // one found in the table): the lines are reported best first,
+            // as Stockfish sorts its PV lines after each one.
+            moves[..=line].sort_by_key(|m| std::cmp::Reverse(m.score));
         }
         true
     }
