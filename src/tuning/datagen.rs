@@ -31,12 +31,13 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Score, SearchEvent, SearchOptions, SearchRequest, Signals};
 use crate::tablebase::bound::{cpu_seconds, peak_memory_mib};
 use crate::tablebase::{Shard, Value};
+use crate::tuning::resume;
 use crate::tuning::selfplay::random_opening_with;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
-use std::io::{Seek, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -339,47 +340,25 @@ struct Progress {
 }
 
 impl Progress {
-    fn path(out: &Path) -> PathBuf {
-        let mut name = out.as_os_str().to_owned();
-        name.push(".progress");
-        PathBuf::from(name)
-    }
+    const FIELDS: [&str; 3] = ["games", "bytes", "positions"];
 
     /// None when there is no progress file (a fresh run).
     fn read(out: &Path) -> Result<Option<Progress>> {
-        let path = Progress::path(out);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-        };
-        let field = |name: &str| -> Result<u64> {
-            text.split_whitespace()
-                .skip_while(|w| *w != name)
-                .nth(1)
-                .and_then(|v| v.parse().ok())
-                .with_context(|| format!("{}: no number after {name:?}", path.display()))
-        };
-        Ok(Some(Progress {
-            games: field("games")?,
-            bytes: field("bytes")?,
-            positions: field("positions")?,
-        }))
+        Ok(
+            resume::read_progress(out, Self::FIELDS)?.map(|[games, bytes, positions]| Progress {
+                games,
+                bytes,
+                positions,
+            }),
+        )
     }
 
-    /// Written beside and renamed over, so a kill leaves the old or the new.
     fn write(&self, out: &Path) -> Result<()> {
-        let path = Progress::path(out);
-        let tmp = path.with_extension("progress.part");
-        std::fs::write(
-            &tmp,
-            format!(
-                "games {} bytes {} positions {}\n",
-                self.games, self.bytes, self.positions
-            ),
+        let [g, b, p] = Self::FIELDS;
+        resume::write_progress(
+            out,
+            &[(g, self.games), (b, self.bytes), (p, self.positions)],
         )
-        .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
     }
 }
 
@@ -389,7 +368,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
     let mut progress = match Progress::read(&args.out)? {
         Some(p) if p.games > numbers.len() as u64 => bail!(
             "{}: records {} games done, more than this shard's {}; another run's file?",
-            Progress::path(&args.out).display(),
+            resume::progress_path(&args.out).display(),
             p.games,
             numbers.len()
         ),
@@ -397,7 +376,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         None => Progress::default(),
     };
     let vouched = (progress != Progress::default()).then_some(progress.bytes);
-    let mut out = open_resumable(&args.out, vouched)?;
+    let mut out = resume::open_output(&args.out, vouched)?;
     let todo = &numbers[progress.games as usize..];
     eprintln!(
         "datagen: {} games of {} for shard {}/{} ({} done), {} nodes a move, {} threads",
@@ -478,37 +457,6 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         progress.games
     );
     Ok(())
-}
-
-/// A resumable output opened for appending after the `vouched` bytes its
-/// progress file records (None: no progress file, a fresh run); a tail
-/// written after the last progress record is cut off. Shared with
-/// `relabel`, whose output resumes the same way.
-pub(crate) fn open_resumable(path: &Path, vouched: Option<u64>) -> Result<std::fs::File> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    let len = file.metadata()?.len();
-    let bytes = vouched.unwrap_or(0);
-    if len < bytes {
-        bail!(
-            "{}: {len} bytes, but its progress file records {bytes}; the file was cut short",
-            path.display(),
-        );
-    }
-    if vouched.is_none() && len > 0 {
-        bail!(
-            "{}: has data but no progress file beside it; remove it or name another --out",
-            path.display()
-        );
-    }
-    file.set_len(bytes)?;
-    file.seek(std::io::SeekFrom::End(0))?;
-    Ok(file)
 }
 
 fn append(

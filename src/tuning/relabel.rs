@@ -24,7 +24,7 @@ use crate::search::driver;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Score, SearchEvent, SearchOptions, SearchRequest, Signals};
 use crate::tablebase::bound::{cpu_seconds, peak_memory_mib};
-use crate::tuning::datagen::open_resumable;
+use crate::tuning::resume;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -180,39 +180,16 @@ struct Progress {
 }
 
 impl Progress {
-    fn path(out: &Path) -> PathBuf {
-        let mut name = out.as_os_str().to_owned();
-        name.push(".progress");
-        PathBuf::from(name)
-    }
+    const FIELDS: [&str; 2] = ["lines", "bytes"];
 
     fn read(out: &Path) -> Result<Option<Progress>> {
-        let path = Progress::path(out);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-        };
-        let mut words = text.split_whitespace();
-        let mut field = |name: &str| -> Result<u64> {
-            (words.next() == Some(name))
-                .then(|| words.next().and_then(|v| v.parse().ok()))
-                .flatten()
-                .with_context(|| format!("{}: no number after {name:?}", path.display()))
-        };
-        Ok(Some(Progress {
-            lines: field("lines")?,
-            bytes: field("bytes")?,
-        }))
+        Ok(resume::read_progress(out, Self::FIELDS)?
+            .map(|[lines, bytes]| Progress { lines, bytes }))
     }
 
-    /// Written beside and renamed over, so a kill leaves the old or the new.
     fn write(&self, out: &Path) -> Result<()> {
-        let path = Progress::path(out);
-        let tmp = path.with_extension("progress.part");
-        let text = format!("lines {} bytes {}\n", self.lines, self.bytes);
-        std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
+        let [l, b] = Self::FIELDS;
+        resume::write_progress(out, &[(l, self.lines), (b, self.bytes)])
     }
 }
 
@@ -226,7 +203,7 @@ pub fn run(args: RelabelArgs) -> Result<()> {
     let total = input.metadata()?.len();
     let mut progress = Progress::read(&args.out)?.unwrap_or_default();
     let vouched = (progress != Progress::default()).then_some(progress.bytes);
-    let mut out = open_resumable(&args.out, vouched)?;
+    let mut out = resume::open_output(&args.out, vouched)?;
     let mut lines = BufReader::new(input).lines();
     let mut read = 0u64;
     for _ in 0..progress.lines {
