@@ -83,9 +83,10 @@ const MAX_RULE_SETS: u32 = 1 << RULE_INPUTS;
 /// the fitted evaluation, the interval above 0 (docs/search.md, "The
 /// network"): the search uses it there by default. In the other rule sets
 /// it was trained for it is only a candidate until measured (`SearchFeatures
-/// +nnue_all`): 6x6 was −12.2 ± 28.3 and all-options −284.9 ± 53.6 Elo
-/// against a0cca2f at 1 s + 10 ms (200 games each).
-pub const MEASURED_PRESETS: &[&str] = &["standard", "hand-removal", "classic", "5x5", "boxed"];
+/// +nnue_all`): all-options, where the embedded network lost −125.0 ± 43.6
+/// Elo against a0cca2f at 1 s + 10 ms (200 games).
+pub const MEASURED_PRESETS: &[&str] =
+    &["standard", "hand-removal", "6x6", "classic", "5x5", "boxed"];
 
 /// Whether the network was measured to win under these rules.
 pub fn measured_for(variant: &Variant) -> bool {

@@ -129,8 +129,8 @@ pub fn eval_report(game: &Game, network: NetworkUse) -> Vec<String> {
                 "The search uses: the fitted evaluation (SearchFeatures -nnue)"
             }
             NetworkUse::NotMeasured => {
-                "The search uses: the fitted evaluation (the network is not measured \
-                 for these rules; SearchFeatures +nnue_all uses it)"
+                "The search uses: the fitted evaluation (the network is not measured to win \
+                 under these rules; SearchFeatures +nnue_all uses it)"
             }
             NetworkUse::NoNetwork => {
                 "The search uses: the fitted evaluation (no network for these rules)"
@@ -234,18 +234,21 @@ mod tests {
             uses(&off).as_deref(),
             Some("The search uses: the fitted evaluation (SearchFeatures -nnue)")
         );
-        // Trained for 6x6 but not measured there: only +nnue_all uses it.
-        let six = Rules::new(crate::rules::Variant::preset("6x6").unwrap()).unwrap();
-        let unmeasured = eval_report(&Game::new(six.clone()), defaults.network_use(six.variant()));
+        // Trained for all-options but lost there: only +nnue_all uses it.
+        let lost = Rules::new(crate::rules::Variant::preset("all-options").unwrap()).unwrap();
+        let unmeasured = eval_report(
+            &Game::new(lost.clone()),
+            defaults.network_use(lost.variant()),
+        );
         assert_eq!(
             uses(&unmeasured).as_deref(),
             Some(
-                "The search uses: the fitted evaluation (the network is not measured \
-                 for these rules; SearchFeatures +nnue_all uses it)"
+                "The search uses: the fitted evaluation (the network is not measured to win \
+                 under these rules; SearchFeatures +nnue_all uses it)"
             )
         );
         let all = Features::parse("+nnue_all").unwrap();
-        let all = eval_report(&Game::new(six.clone()), all.network_use(six.variant()));
+        let all = eval_report(&Game::new(lost.clone()), all.network_use(lost.variant()));
         assert_eq!(uses(&all).as_deref(), Some("The search uses: the network"));
         let big = Rules::new(crate::rules::Variant::from_spec("rows=7,cols=7").unwrap()).unwrap();
         let report = eval_report(&Game::new(big.clone()), defaults.network_use(big.variant()));
