@@ -2,8 +2,11 @@
 //! records, SPSA states): one place that knows editors may start a file
 //! with a byte-order mark, which is not text and must not reach a parser
 //! (a move list saved by Notepad had its first move reported malformed).
+//! And writing the small state files others read while a job runs
+//! (progress records, the live-games sidecar) so that none is seen half
+//! written.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The byte-order mark as UTF-8 decodes it.
 const BOM: char = '\u{feff}';
@@ -20,6 +23,16 @@ pub fn read(path: &Path) -> std::io::Result<String> {
         text.drain(..BOM.len_utf8());
     }
     Ok(text)
+}
+
+/// Writes `text` to `PATH.tmp`, then renames it over `path`: a reader, or
+/// a rerun after a kill, sees the old text or the new, never a mix.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, text)?;
+    std::fs::rename(&temporary, path)
 }
 
 #[cfg(test)]

@@ -160,7 +160,7 @@ impl LiveGames {
         // The workers note moves meanwhile: the file is written unlocked
         // (only the runner's collecting thread flushes).
         drop(state);
-        if let Err(e) = write_atomically(&self.path, &text) {
+        if let Err(e) = crate::textfile::write_atomically(&self.path, &text) {
             self.state.lock().expect("live games lock").failed = true;
             if !warned {
                 log::warn!(
@@ -197,16 +197,6 @@ impl Drop for LiveGames {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
     }
-}
-
-/// Writes `text` to a temporary file beside `path`, then renames it over
-/// `path`: a reader sees the old text or the new, never a mix.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut temporary = OsString::from(path.as_os_str());
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    std::fs::write(&temporary, text)?;
-    std::fs::rename(&temporary, path)
 }
 
 #[cfg(test)]

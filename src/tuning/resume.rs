@@ -36,15 +36,13 @@ pub fn read_progress<const N: usize>(out: &Path, names: [&str; N]) -> Result<Opt
     Ok(Some(values))
 }
 
-/// Writes `out`'s progress file beside and renames it over, so a kill
-/// leaves the old record or the new one, never half of one.
+/// Writes `out`'s progress file atomically, so a kill leaves the old
+/// record or the new one, never half of one.
 pub fn write_progress(out: &Path, fields: &[(&str, u64)]) -> Result<()> {
     let path = progress_path(out);
-    let tmp = path.with_extension("progress.part");
     let text: Vec<String> = fields.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    std::fs::write(&tmp, text.join(" ") + "\n")
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
+    crate::textfile::write_atomically(&path, &(text.join(" ") + "\n"))
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// The output opened for appending after the `vouched` bytes its progress
