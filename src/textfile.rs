@@ -3,8 +3,8 @@
 //! with a byte-order mark, which is not text and must not reach a parser
 //! (a move list saved by Notepad had its first move reported malformed).
 //! And writing the small state files others read while a job runs
-//! (progress records, the live-games sidecar) so that none is seen half
-//! written.
+//! (progress records, the live-games sidecar, SPSA states) so that none
+//! is seen half written.
 
 use std::path::{Path, PathBuf};
 

@@ -359,12 +359,11 @@ impl State {
         })
     }
 
-    /// Writes the state whole or not at all (a new file renamed over the
-    /// old), so an interruption never leaves half a state.
+    /// Writes the state whole or not at all, so an interruption never
+    /// leaves half a state.
     fn save(&self, path: &Path) -> Result<()> {
-        let tmp = path.with_extension("state-new");
-        std::fs::write(&tmp, self.text()).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+        crate::textfile::write_atomically(path, &self.text())
+            .with_context(|| format!("writing {}", path.display()))
     }
 }
 
