@@ -29,7 +29,10 @@ what the position was worth, so drawn games' positions take
 mean squared error of sigmoid(o) against the label.
 
 Shape (must match nnue.rs): INPUTS -> HIDDEN shared by both perspectives,
-clipped ReLU to [0, 1], both halves (side to move first) -> 1.
+clipped ReLU to [0, 1], both halves (side to move first) -> 1, through one
+of --buckets output layers chosen by the pieces left in the game (board and
+hand, both colours; 1-4 the first bucket, 5-8 the second, the last taking
+the rest: nnue.rs `bucket`).
 
 Seeded and resumable: every epoch writes a checkpoint (model, optimiser,
 epoch, random state); --resume continues from it and gives the same network
@@ -61,7 +64,17 @@ RULES = INPUTS - RULE_INPUTS
 OWED = range(RULES - 6, RULES)
 QA = 510
 QB = 1024
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+# Output buckets (--buckets, at most nnue.rs MAX_BUCKETS) and the pieces
+# left per bucket (nnue.rs PIECES_PER_BUCKET). 1 by default, the shape of
+# every network before them, so that the logged commands make the same
+# networks again.
+BUCKETS = 1
+PIECES_PER_BUCKET = 4
+# Where the hand inputs start (nnue.rs OWN_HAND, ENEMY_HAND; the cells are
+# the inputs before them, the owed removals after): the bucket is counted
+# from them.
+OWN_HAND, ENEMY_HAND = 72, 89
 KIND_WHOLE, KIND_CORRECTION = 0, 1
 # The engine's shrink of the evaluation for plies without a capture
 # (eval.rs PROGRESS_CAP, PROGRESS_SPAN).
@@ -81,7 +94,7 @@ class Net(torch.nn.Module):
         # Row INPUTS is padding (positions have different input counts).
         self.ft = torch.nn.EmbeddingBag(INPUTS + 1, HIDDEN, mode="sum", padding_idx=INPUTS)
         self.ft_bias = torch.nn.Parameter(torch.zeros(HIDDEN))
-        self.out = torch.nn.Linear(2 * HIDDEN, 1)
+        self.out = torch.nn.Linear(2 * HIDDEN, BUCKETS)
         with torch.no_grad():
             self.ft.weight.normal_(0.0, 0.1)
             self.ft.weight[INPUTS].zero_()
@@ -94,10 +107,11 @@ class Net(torch.nn.Module):
             self.out.weight.normal_(0.0, 0.05)
             self.out.bias.zero_()
 
-    def forward(self, us, them):
+    def forward(self, us, them, bucket):
         a = torch.clamp(self.ft(us) + self.ft_bias, 0.0, 1.0)
         b = torch.clamp(self.ft(them) + self.ft_bias, 0.0, 1.0)
-        return self.out(torch.cat([a, b], dim=1)).squeeze(1)
+        out = self.out(torch.cat([a, b], dim=1))
+        return out.gather(1, bucket.unsqueeze(1)).squeeze(1)
 
     def clip(self):
         with torch.no_grad():
@@ -162,6 +176,20 @@ def read_data(paths):
             torch.from_numpy(us[:n]), torch.from_numpy(them[:n]))
 
 
+def buckets_of(us):
+    """The output bucket of every position from its inputs (nnue.rs
+    `bucket`): pieces on the board plus both hands' counts."""
+    out = torch.empty(len(us), dtype=torch.long)
+    for start in range(0, len(us), 1_000_000):
+        m = us[start:start + 1_000_000].long()
+        cells = (m < OWN_HAND).sum(dim=1)
+        own = torch.where((m >= OWN_HAND) & (m < ENEMY_HAND), m - OWN_HAND, 0).sum(dim=1)
+        enemy = torch.where((m >= ENEMY_HAND) & (m < OWED.start), m - ENEMY_HAND, 0).sum(dim=1)
+        left = cells + own + enemy
+        out[start:start + 1_000_000] = ((left - 1).clamp(min=0) // PIECES_PER_BUCKET).clamp(max=BUCKETS - 1)
+    return out
+
+
 def key_of(paths, where):
     """The rules and position of the line at `where` (file number, offset)."""
     file_no, offset = (int(x) for x in where)
@@ -208,15 +236,15 @@ def export(net, cp_per_unit, kind, masks, path):
     with torch.no_grad():
         ft_w = torch.round(net.ft.weight[:INPUTS] * QA).to(torch.int16).cpu()
         ft_b = torch.round(net.ft_bias * QA).to(torch.int16).cpu()
-        out_w = torch.round(net.out.weight[0] * QB).to(torch.int16).cpu()
-    out_b = int(round(net.out.bias.item() * QA * QB))
-    body = b"YOTENNUE" + struct.pack("<6I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit, kind,
-                                     len(masks))
+        out_w = torch.round(net.out.weight * QB).to(torch.int16).cpu()
+        out_b = [int(round(b * QA * QB)) for b in net.out.bias.tolist()]
+    body = b"YOTENNUE" + struct.pack("<7I", FORMAT_VERSION, INPUTS, HIDDEN, cp_per_unit, kind,
+                                     len(masks), BUCKETS)
     body += struct.pack(f"<{len(masks)}I", *masks)
     for t in (ft_w, ft_b, out_w):
         values = t.flatten().tolist()
         body += struct.pack(f"<{len(values)}h", *values)
-    body += struct.pack("<i", out_b)
+    body += struct.pack(f"<{BUCKETS}i", *out_b)
     tmp = path + ".part"
     with open(tmp, "wb") as f:
         f.write(body + struct.pack("<I", zlib.crc32(body)))
@@ -224,7 +252,7 @@ def export(net, cp_per_unit, kind, masks, path):
 
 
 def main():
-    global HIDDEN
+    global HIDDEN, BUCKETS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+")
     ap.add_argument("--out", default="src/eval/yote.nnue")
@@ -243,12 +271,17 @@ def main():
                     help="train a correction to the fitted evaluation")
     ap.add_argument("--hidden", type=int, default=HIDDEN,
                     help="hidden units per perspective (nnue.rs HIDDEN)")
+    ap.add_argument("--buckets", type=int, default=BUCKETS,
+                    help="output layers, chosen by the pieces left (1 to nnue.rs MAX_BUCKETS)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu",
                     help="where to train: cpu, or cuda where a GPU is present (the default then)")
     args = ap.parse_args()
     HIDDEN = args.hidden
+    BUCKETS = args.buckets
+    if not 1 <= BUCKETS <= 8:
+        sys.exit("train_nnue: --buckets must be 1 to 8 (nnue.rs MAX_BUCKETS)")
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -258,6 +291,7 @@ def main():
     if args.correction and torch.isnan(fitted).any():
         sys.exit("train_nnue: --correction needs the fitted evaluation in every file "
                  "(files dumped by this version of `yote tune --dump`)")
+    bucket = buckets_of(us)
     k = fit_k(results, scores)
     # The logit the fitted evaluation alone gives; the network adds to it.
     base = k * fitted if args.correction else torch.zeros(len(results))
@@ -296,7 +330,7 @@ def main():
 
     def predict(idx):
         # The data stays in memory here; a batch at a time goes to the device.
-        inputs = (us[idx].long().to(dev), them[idx].long().to(dev))
+        inputs = (us[idx].long().to(dev), them[idx].long().to(dev), bucket[idx].to(dev))
         return base[idx].to(dev) + keep[idx].to(dev) * net(*inputs)
 
     def loss_of(idx):
@@ -335,7 +369,8 @@ def main():
     with torch.no_grad(), open(args.fixture, "w") as f:
         f.write("# rules\tposition\tfloat output in centipawns (scripts/training/train_nnue.py)\n")
         for i in held[:24].tolist():
-            out = net(us[i:i + 1].long().to(dev), them[i:i + 1].long().to(dev)).item()
+            out = net(us[i:i + 1].long().to(dev), them[i:i + 1].long().to(dev),
+                      bucket[i:i + 1].to(dev)).item()
             spec, fen = key_of(args.data, where[i])
             f.write(f"{spec}\t{fen}\t{out * cp_per_unit:.3f}\n")
     print(f"train_nnue: wrote {args.out} ({cp_per_unit} cp per unit) and {args.fixture} "

@@ -16,7 +16,11 @@
 //!
 //! Network: `INPUTS → HIDDEN` (int16 weights, shared by both perspectives)
 //! → both perspectives' accumulators, side to move first, clipped to
-//! `0..=QA` → one output (int16 weights) → centipawns. Integer arithmetic
+//! `0..=QA` → one output (int16 weights) → centipawns. The output layer is
+//! one of up to `MAX_BUCKETS`, chosen by the pieces left in the game
+//! (`bucket`): what a piece more or a threat is worth changes as the
+//! armies thin, and a separate output layer per stage costs nothing in the
+//! accumulator. Integer arithmetic
 //! throughout, so the auto-vectorised loops and the plain loops give the
 //! same bits. Boards and rules the inputs cannot describe (7×7 and up,
 //! more than `MAX_HAND` pieces) fall back to the fitted evaluation.
@@ -72,10 +76,27 @@ pub const QB: i32 = 1024;
 
 const MAGIC: &[u8; 8] = b"YOTENNUE";
 /// Version 2 added the kind (a whole evaluation or a correction) and the
-/// rules the network was trained for.
-pub const FORMAT_VERSION: u32 = 2;
-/// Magic, version, inputs, hidden, centipawns per unit, kind, rule sets.
+/// rules the network was trained for; version 3 the output buckets.
+/// Version 2 files still read, as one bucket.
+pub const FORMAT_VERSION: u32 = 3;
+const ONE_BUCKET_VERSION: u32 = 2;
+/// Magic, version, inputs, hidden, centipawns per unit, kind, rule sets
+/// (and from version 3 the number of output buckets).
 const HEADER_LEN: usize = 8 + 6 * 4;
+/// Output layers at most: one per `PIECES_PER_BUCKET` pieces left, up to
+/// the 32 of a 6×6 game.
+pub const MAX_BUCKETS: usize = 8;
+/// Pieces left (board and hand, both colours) per output bucket.
+pub const PIECES_PER_BUCKET: u32 = 4;
+
+/// The output bucket of `pos` among `buckets`: by the pieces left in the
+/// game, 1–4 in the first, 5–8 in the second and so on, the last bucket
+/// taking all above (the trainer computes the same from the inputs).
+#[inline(always)]
+pub fn bucket(pos: &Position, buckets: usize) -> usize {
+    let left = pos.total(Player::White) + pos.total(Player::Black);
+    ((left.saturating_sub(1) / PIECES_PER_BUCKET) as usize).min(buckets - 1)
+}
 /// More rule sets than the rule inputs can describe is a damaged file.
 const MAX_RULE_SETS: u32 = 1 << RULE_INPUTS;
 
@@ -125,9 +146,9 @@ pub struct Network {
     /// `[input][hidden]`.
     ft_weights: Vec<[i16; HIDDEN]>,
     ft_bias: [i16; HIDDEN],
-    /// Side to move's half, then the other's.
-    out_weights: [[i16; HIDDEN]; 2],
-    out_bias: i32,
+    /// Per output bucket: side to move's half, then the other's.
+    out_weights: Vec<[[i16; HIDDEN]; 2]>,
+    out_bias: Vec<i32>,
     /// Centipawns per unit of the float output (1 / the trainer's K).
     cp_per_unit: i32,
 }
@@ -139,6 +160,7 @@ pub enum NetworkFileError {
     Version(u32),
     Shape { inputs: u32, hidden: u32 },
     Kind(u32),
+    Buckets(u32),
     RuleSets(u32),
     Length { expected: usize, found: usize },
     Checksum { stored: u32, computed: u32 },
@@ -151,13 +173,17 @@ impl std::fmt::Display for NetworkFileError {
             NetworkFileError::BadMagic => write!(f, "not a Yoté network file"),
             NetworkFileError::Version(v) => write!(
                 f,
-                "network format version {v}, this engine reads {FORMAT_VERSION}"
+                "network format version {v}, this engine reads {ONE_BUCKET_VERSION} and {FORMAT_VERSION}"
             ),
             NetworkFileError::Shape { inputs, hidden } => write!(
                 f,
                 "network shape {inputs}x{hidden}, this engine has {INPUTS}x{HIDDEN}"
             ),
             NetworkFileError::Kind(k) => write!(f, "network kind {k}, this engine reads 0 and 1"),
+            NetworkFileError::Buckets(n) => write!(
+                f,
+                "network with {n} output buckets, this engine reads 1 to {MAX_BUCKETS}"
+            ),
             NetworkFileError::RuleSets(n) => write!(
                 f,
                 "network trained for {n} rule sets, at most {MAX_RULE_SETS}"
@@ -214,10 +240,11 @@ impl Network {
 
     /// Layout (little-endian): "YOTENNUE", version, inputs, hidden,
     /// centipawns per unit, kind (0 whole, 1 correction), number of rule
-    /// sets trained for (u32 each); the rule sets' masks (u32 each);
-    /// first-layer weights `[input][hidden]` and biases (i16); output
-    /// weights, side to move's half first (i16); output bias (i32); CRC-32
-    /// of everything before it (u32).
+    /// sets trained for, number of output buckets B (u32 each; version 2
+    /// has no B and one bucket); the rule sets' masks (u32 each);
+    /// first-layer weights `[input][hidden]` and biases (i16); per bucket
+    /// the output weights, side to move's half first (i16); the B output
+    /// biases (i32); CRC-32 of everything before it (u32).
     pub fn read(bytes: &[u8]) -> Result<Network, NetworkFileError> {
         if bytes.len() < HEADER_LEN + 4 {
             return Err(NetworkFileError::TooShort);
@@ -227,7 +254,7 @@ impl Network {
         }
         let mut r = Reader { bytes: &bytes[8..] };
         let version = r.u32();
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != ONE_BUCKET_VERSION {
             return Err(NetworkFileError::Version(version));
         }
         let (inputs, hidden, cp_per_unit) = (r.u32(), r.u32(), r.u32());
@@ -243,8 +270,22 @@ impl Network {
         if rule_sets > MAX_RULE_SETS {
             return Err(NetworkFileError::RuleSets(rule_sets));
         }
-        let expected =
-            HEADER_LEN + 4 * rule_sets as usize + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4 + 4;
+        let (buckets, header) = if version == ONE_BUCKET_VERSION {
+            (1, HEADER_LEN)
+        } else if bytes.len() < HEADER_LEN + 8 {
+            return Err(NetworkFileError::TooShort);
+        } else {
+            (r.u32(), HEADER_LEN + 4)
+        };
+        if !(1..=MAX_BUCKETS as u32).contains(&buckets) {
+            return Err(NetworkFileError::Buckets(buckets));
+        }
+        let buckets = buckets as usize;
+        let expected = header
+            + 4 * rule_sets as usize
+            + 2 * (INPUTS * HIDDEN + HIDDEN)
+            + buckets * (2 * 2 * HIDDEN + 4)
+            + 4;
         if bytes.len() != expected {
             return Err(NetworkFileError::Length {
                 expected,
@@ -260,8 +301,10 @@ impl Network {
         let trained = (0..rule_sets).map(|_| r.u32()).collect();
         let ft_weights = (0..INPUTS).map(|_| r.i16s::<HIDDEN>()).collect();
         let ft_bias = r.i16s::<HIDDEN>();
-        let out_weights = [r.i16s::<HIDDEN>(), r.i16s::<HIDDEN>()];
-        let out_bias = r.u32() as i32;
+        let out_weights = (0..buckets)
+            .map(|_| [r.i16s::<HIDDEN>(), r.i16s::<HIDDEN>()])
+            .collect();
+        let out_bias = (0..buckets).map(|_| r.u32() as i32).collect();
         Ok(Network {
             kind,
             trained,
@@ -273,15 +316,23 @@ impl Network {
         })
     }
 
-    /// The output before scaling to centipawns, in units of 1 / (QA · QB):
-    /// the side to move's accumulator first.
+    /// The output before scaling to centipawns, in units of 1 / (QA · QB),
+    /// of `pos` whose accumulator is `acc`: the side to move's accumulator
+    /// first, through the output layer of the position's bucket.
     #[inline]
-    pub fn raw_output(&self, acc: &Accumulator, side: Player) -> i32 {
+    pub fn raw_output(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let side = pos.side_to_move();
+        let b = bucket(pos, self.out_bias.len());
         let us = &acc.0[side.index()];
         let them = &acc.0[(!side).index()];
-        self.out_bias
-            + dot_clipped(us, &self.out_weights[0])
-            + dot_clipped(them, &self.out_weights[1])
+        self.out_bias[b]
+            + dot_clipped(us, &self.out_weights[b][0])
+            + dot_clipped(them, &self.out_weights[b][1])
+    }
+
+    /// How many output buckets the network has.
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
     }
 
     /// The evaluation of `pos` whose accumulator is `acc`, for the side to
@@ -290,7 +341,7 @@ impl Network {
     /// if the network is a correction.
     #[inline]
     pub fn evaluation(&self, rules: &Rules, acc: &Accumulator, pos: &Position) -> i32 {
-        let own = shrink(self.centipawns(acc, pos.side_to_move()), pos);
+        let own = shrink(self.centipawns(acc, pos), pos);
         match self.kind {
             Kind::Whole => own,
             Kind::Correction => own + super::terms::evaluate(rules, pos),
@@ -314,8 +365,8 @@ impl Network {
     /// The output in centipawns for the side to move, before the shrink
     /// for plies without a capture.
     #[inline]
-    pub fn centipawns(&self, acc: &Accumulator, side: Player) -> i32 {
-        let raw = i64::from(self.raw_output(acc, side));
+    pub fn centipawns(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let raw = i64::from(self.raw_output(acc, pos));
         let units = i64::from(QA * QB);
         let cp = (raw * i64::from(self.cp_per_unit) + units / 2).div_euclid(units);
         // Far from mate scores, whatever the weights say.
@@ -665,6 +716,14 @@ mod tests {
             Network::read(&sets).err(),
             Some(NetworkFileError::RuleSets(MAX_RULE_SETS + 1))
         );
+        for buckets in [0, MAX_BUCKETS + 1] {
+            let mut file = compose(&parts(EMBEDDED), FORMAT_VERSION, 1, false);
+            file[32..36].copy_from_slice(&(buckets as u32).to_le_bytes());
+            assert_eq!(
+                Network::read(&file).err(),
+                Some(NetworkFileError::Buckets(buckets as u32))
+            );
+        }
         other[0] = b'X';
         assert_eq!(
             Network::read(&other).err(),
@@ -674,19 +733,137 @@ mod tests {
 
     #[test]
     fn the_vectorised_dot_equals_the_plain_sum() {
-        let net = Network::embedded().unwrap();
+        let net = Network::read(&compose(
+            &parts(EMBEDDED),
+            FORMAT_VERSION,
+            MAX_BUCKETS,
+            true,
+        ))
+        .unwrap();
         let rules = Rules::standard();
-        let pos = rules.parse_position("6/2W3/1BWB2/2B3/6 b 8 8 7 5").unwrap();
-        let acc = net.refresh(&InputMap::new(rules.variant()).unwrap(), &pos);
-        for side in Player::BOTH {
-            let mut plain: i64 = i64::from(net.out_bias);
+        let map = InputMap::new(rules.variant()).unwrap();
+        for text in [
+            "6/2W3/1BWB2/2B3/6 b 8 8 7 5",
+            "6/2W3/1BWB2/2B3/6 w 8 8 7 5",
+            "6/2W3/1BW3/6/6 w 0 1 7 5",
+        ] {
+            let pos = rules.parse_position(text).unwrap();
+            let acc = net.refresh(&map, &pos);
+            let side = pos.side_to_move();
+            let b = bucket(&pos, MAX_BUCKETS);
+            let mut plain: i64 = i64::from(net.out_bias[b]);
             for half in 0..2 {
                 let a = &acc.0[if half == 0 { side } else { !side }.index()];
-                for (&a, &w) in a.iter().zip(&net.out_weights[half]) {
+                for (&a, &w) in a.iter().zip(&net.out_weights[b][half]) {
                     plain += i64::from(a).clamp(0, i64::from(QA)) * i64::from(w);
                 }
             }
-            assert_eq!(i64::from(net.raw_output(&acc, side)), plain);
+            assert_eq!(i64::from(net.raw_output(&acc, &pos)), plain, "{text}");
+        }
+    }
+
+    /// A network file taken apart: the header through the kind, the
+    /// rule-set masks, the first layer, each bucket's output weights and
+    /// the output biases, as bytes.
+    struct Parts {
+        head: Vec<u8>,
+        masks: Vec<u32>,
+        first: Vec<u8>,
+        outs: Vec<Vec<u8>>,
+        biases: Vec<i32>,
+    }
+
+    fn parts(bytes: &[u8]) -> Parts {
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let count = word(28) as usize;
+        let (buckets, mut at) = if word(8) == ONE_BUCKET_VERSION {
+            (1, 32)
+        } else {
+            (word(32) as usize, 36)
+        };
+        let masks = (0..count).map(|i| word(at + 4 * i)).collect();
+        at += 4 * count;
+        let first_len = 2 * (INPUTS * HIDDEN + HIDDEN);
+        let first = bytes[at..at + first_len].to_vec();
+        at += first_len;
+        let outs = (0..buckets)
+            .map(|i| bytes[at + 4 * HIDDEN * i..at + 4 * HIDDEN * (i + 1)].to_vec())
+            .collect();
+        at += 4 * HIDDEN * buckets;
+        let biases = (0..buckets).map(|i| word(at + 4 * i) as i32).collect();
+        Parts {
+            head: bytes[..28].to_vec(),
+            masks,
+            first,
+            outs,
+            biases,
+        }
+    }
+
+    /// A file of `version` from `p` with `buckets` output buckets (cycling
+    /// through `p`'s); with `tag` each bucket's bias 10⁶ · its number above
+    /// the one it copies, so that an output tells which bucket spoke.
+    fn compose(p: &Parts, version: u32, buckets: usize, tag: bool) -> Vec<u8> {
+        let mut bytes = p.head.clone();
+        bytes[8..12].copy_from_slice(&version.to_le_bytes());
+        bytes.extend((p.masks.len() as u32).to_le_bytes());
+        if version != ONE_BUCKET_VERSION {
+            bytes.extend((buckets as u32).to_le_bytes());
+        }
+        for m in &p.masks {
+            bytes.extend(m.to_le_bytes());
+        }
+        bytes.extend(&p.first);
+        let n = p.outs.len();
+        for i in 0..buckets {
+            bytes.extend(&p.outs[i % n]);
+        }
+        for i in 0..buckets {
+            let tag = if tag { 1_000_000 * i as i32 } else { 0 };
+            bytes.extend((p.biases[i % n] + tag).to_le_bytes());
+        }
+        bytes.extend(crc32fast::hash(&bytes).to_le_bytes());
+        bytes
+    }
+
+    /// The bucket is the pieces left (board and hand, both colours), four
+    /// to a bucket, the last bucket taking the rest; a version 2 file reads
+    /// as one bucket with the same output as a version 3 file of one.
+    #[test]
+    fn the_output_bucket_follows_the_pieces_left() {
+        let rules = Rules::standard();
+        let map = InputMap::new(rules.variant()).unwrap();
+        // One output layer, copied to every bucket with its tag.
+        let mut p = parts(EMBEDDED);
+        p.outs.truncate(1);
+        p.biases.truncate(1);
+        let eight = Network::read(&compose(&p, FORMAT_VERSION, 8, true)).unwrap();
+        let three = Network::read(&compose(&p, FORMAT_VERSION, 3, true)).unwrap();
+        let one = Network::read(&compose(&p, FORMAT_VERSION, 1, true)).unwrap();
+        let old = Network::read(&compose(&p, ONE_BUCKET_VERSION, 1, true)).unwrap();
+        assert_eq!((eight.buckets(), three.buckets(), old.buckets()), (8, 3, 1));
+        // (position, pieces left)
+        for (text, left) in [
+            ("6/6/6/6/6 w 12 12 0 1", 24),
+            ("6/2W3/1BWB2/2B3/6 b 8 8 7 5", 21),
+            ("6/2W3/1BW3/6/6 w 0 2 7 5", 5),
+            ("6/2W3/6/6/6 w 0 3 7 5", 4),
+            ("6/2W3/1B4/6/6 w 0 0 7 5", 2),
+        ] {
+            let pos = rules.parse_position(text).unwrap();
+            assert_eq!(pos.total(Player::White) + pos.total(Player::Black), left);
+            let want = (left as usize - 1) / 4;
+            assert_eq!(bucket(&pos, 8), want, "{text}");
+            assert_eq!(bucket(&pos, 3), want.min(2), "{text}");
+            assert_eq!(bucket(&pos, 1), 0, "{text}");
+            let acc = eight.refresh(&map, &pos);
+            let base = one.raw_output(&acc, &pos);
+            assert_eq!(old.raw_output(&acc, &pos), base, "{text}");
+            assert_eq!(eight.raw_output(&acc, &pos) - base, 1_000_000 * want as i32);
+            assert_eq!(
+                three.raw_output(&acc, &pos) - base,
+                1_000_000 * want.min(2) as i32
+            );
         }
     }
 
@@ -703,15 +880,13 @@ mod tests {
 
     /// The embedded network with its list of rule sets replaced.
     fn trained_for(variants: &[Variant]) -> Network {
-        let count = u32::from_le_bytes(EMBEDDED[28..32].try_into().unwrap()) as usize;
-        let mut bytes = EMBEDDED[..28].to_vec();
-        bytes.extend((variants.len() as u32).to_le_bytes());
-        for v in variants {
-            bytes.extend(InputMap::new(v).unwrap().rule_mask().to_le_bytes());
-        }
-        bytes.extend(&EMBEDDED[32 + 4 * count..EMBEDDED.len() - 4]);
-        bytes.extend(crc32fast::hash(&bytes).to_le_bytes());
-        Network::read(&bytes).unwrap()
+        let mut p = parts(EMBEDDED);
+        p.masks = variants
+            .iter()
+            .map(|v| InputMap::new(v).unwrap().rule_mask())
+            .collect();
+        let buckets = p.outs.len();
+        Network::read(&compose(&p, FORMAT_VERSION, buckets, false)).unwrap()
     }
 
     /// A network is used only for the rule sets it was trained on.
@@ -785,7 +960,7 @@ mod tests {
             let pos = rules.parse_position(fields[1]).unwrap();
             let float: f64 = fields[2].parse().unwrap();
             let acc = net.refresh(&InputMap::new(rules.variant()).unwrap(), &pos);
-            let int = f64::from(net.centipawns(&acc, pos.side_to_move()));
+            let int = f64::from(net.centipawns(&acc, &pos));
             assert!(
                 (int - float).abs() <= FIXTURE_TOLERANCE_CP,
                 "{line}: engine {int}, trainer {float}"
