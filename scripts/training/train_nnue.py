@@ -70,6 +70,7 @@ FORMAT_VERSION = 3
 # every network before them, so that the logged commands make the same
 # networks again.
 BUCKETS = 1
+MAX_BUCKETS = 8
 PIECES_PER_BUCKET = 4
 # Where the hand inputs start (nnue.rs OWN_HAND, ENEMY_HAND; the cells are
 # the inputs before them, the owed removals after): the bucket is counted
@@ -280,8 +281,8 @@ def main():
     args = ap.parse_args()
     HIDDEN = args.hidden
     BUCKETS = args.buckets
-    if not 1 <= BUCKETS <= 8:
-        sys.exit("train_nnue: --buckets must be 1 to 8 (nnue.rs MAX_BUCKETS)")
+    if not 1 <= BUCKETS <= MAX_BUCKETS:
+        sys.exit(f"train_nnue: --buckets must be 1 to {MAX_BUCKETS} (nnue.rs MAX_BUCKETS)")
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)

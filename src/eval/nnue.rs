@@ -83,6 +83,9 @@ const ONE_BUCKET_VERSION: u32 = 2;
 /// Magic, version, inputs, hidden, centipawns per unit, kind, rule sets
 /// (and from version 3 the number of output buckets).
 const HEADER_LEN: usize = 8 + 6 * 4;
+/// More rule sets than the rule inputs can describe is a damaged file.
+const MAX_RULE_SETS: u32 = 1 << RULE_INPUTS;
+
 /// Output layers at most: one per `PIECES_PER_BUCKET` pieces left, up to
 /// the 32 of a 6×6 game.
 pub const MAX_BUCKETS: usize = 8;
@@ -97,8 +100,6 @@ pub fn bucket(pos: &Position, buckets: usize) -> usize {
     let left = pos.total(Player::White) + pos.total(Player::Black);
     ((left.saturating_sub(1) / PIECES_PER_BUCKET) as usize).min(buckets - 1)
 }
-/// More rule sets than the rule inputs can describe is a damaged file.
-const MAX_RULE_SETS: u32 = 1 << RULE_INPUTS;
 
 /// The presets in which the embedded network was measured by match to beat
 /// the fitted evaluation, the interval above 0 (docs/search.md, "The
