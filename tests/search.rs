@@ -278,6 +278,40 @@ fn go_nodes_is_deterministic_and_exact() {
     assert_eq!(results[0].nodes, 50_000);
 }
 
+/// A quiet middle game with both hands empty, where most of the tree shares
+/// the root's material balance.
+const QUIET: &str = "B1W3/1B1W2/W3B1/2W1B1/B3W1 w 0 0 6 30";
+
+fn kept_correction(features: Option<&str>, clear: bool) -> i32 {
+    let g = game("standard", QUIET);
+    let mut options = SearchOptions::default();
+    if let Some(f) = features {
+        options.features = yote::search::alphabeta::Features::parse(f).unwrap();
+    }
+    let mut tt = TranspositionTable::new(options.hash_mb);
+    driver::search(
+        &g,
+        &depth(9),
+        &options,
+        &tt,
+        &Signals::default(),
+        &mut |_| {},
+    );
+    if clear {
+        tt.clear();
+    }
+    tt.corrections.take(0).correction(g.position())
+}
+
+#[test]
+fn the_correction_history_outlives_the_search_until_the_table_is_cleared() {
+    // What one search learnt about the evaluation is there for the next
+    // search of the game (the same table), and forgotten with the table.
+    assert_ne!(kept_correction(None, false), 0);
+    assert_eq!(kept_correction(None, true), 0);
+    assert_eq!(kept_correction(Some("-correction"), false), 0);
+}
+
 #[test]
 fn multipv_reports_the_best_lines_best_first() {
     let g = game("standard", "W5/B4W/1W1BW1/W4W/W5 w 5 2 1 12");

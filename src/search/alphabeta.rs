@@ -10,6 +10,7 @@
 //! node (a position the search visited), root and quiescence included.
 
 use super::Signals;
+use super::correction::CorrectionHistory;
 use super::ordering::{self, Heuristics, OrderingFeatures};
 use super::params::{SearchParams, Tuning};
 use super::score::{self, INF, MATE, MAX_PLY, TABLE_WIN};
@@ -55,6 +56,9 @@ pub struct Features {
     /// The network also in every other rule set it was trained for: how
     /// a match measures it there before it is trusted by default.
     pub nnue_all: bool,
+    /// Correction history (`correction.rs`): static evaluations corrected
+    /// by what the search found in positions of the same kind.
+    pub correction: bool,
 }
 
 impl Default for Features {
@@ -77,6 +81,7 @@ impl Default for Features {
             // network").
             nnue: true,
             nnue_all: false,
+            correction: true,
         }
     }
 }
@@ -86,7 +91,7 @@ type FeatureFlag = (&'static str, fn(&mut Features) -> &mut bool);
 
 impl Features {
     /// Every feature by name, with a way to reach its flag.
-    const FLAGS: [FeatureFlag; 12] = [
+    const FLAGS: [FeatureFlag; 13] = [
         ("tt", |f| &mut f.tt),
         ("pvs", |f| &mut f.pvs),
         ("aspiration", |f| &mut f.aspiration),
@@ -99,6 +104,7 @@ impl Features {
         ("full_eval", |f| &mut f.full_eval),
         ("nnue", |f| &mut f.nnue),
         ("nnue_all", |f| &mut f.nnue_all),
+        ("correction", |f| &mut f.correction),
     ];
 
     /// Reads `-lmr,+killers`-style changes to the defaults (separated by
@@ -307,6 +313,16 @@ pub struct Searcher<'a> {
     nnue: Option<NnueStack>,
     /// `ordering::sort_rest`'s buffer, kept to spare an allocation a node.
     sort_scratch: Vec<(i32, Move)>,
+    /// Taken from the transposition table's keeping and given back on drop.
+    correction: CorrectionHistory,
+}
+
+impl Drop for Searcher<'_> {
+    fn drop(&mut self) {
+        self.tt
+            .corrections
+            .keep(self.id, std::mem::take(&mut self.correction));
+    }
 }
 
 impl<'a> Searcher<'a> {
@@ -361,6 +377,7 @@ impl<'a> Searcher<'a> {
                 .then(|| NnueStack::new(rules, MAX_PLY + 1))
                 .flatten(),
             sort_scratch: Vec::with_capacity(256),
+            correction: tt.corrections.take(id),
         }
     }
 
@@ -435,12 +452,17 @@ impl<'a> Searcher<'a> {
     /// current path.
     #[inline(always)]
     fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        if let Some(nnue) = &mut self.nnue {
+        let raw = if let Some(nnue) = &mut self.nnue {
             nnue.evaluate(self.rules, ply, pos)
         } else if self.features.full_eval {
             eval::evaluate(self.rules, pos)
         } else {
             eval::material(pos)
+        };
+        if self.features.correction {
+            raw + self.correction.correction(pos)
+        } else {
+            raw
         }
     }
 
@@ -677,6 +699,7 @@ impl<'a> Searcher<'a> {
         {
             depth -= 1;
         }
+        let mut static_eval = None;
         if !pv_node
             && depth <= self.params.rfp_depth
             && beta.abs() < TABLE_WIN - MAX_PLY as i32
@@ -687,6 +710,7 @@ impl<'a> Searcher<'a> {
             if eval - self.params.rfp_margin * depth >= beta {
                 return eval;
             }
+            static_eval = Some(eval);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.rules.legal_moves_bounded(pos, &mut list);
@@ -715,6 +739,9 @@ impl<'a> Searcher<'a> {
         let Some((best, best_move)) = result else {
             return 0;
         };
+        if let Some(eval) = static_eval {
+            self.learn_correction(pos, depth, eval, best, beta, best_move);
+        }
         if self.features.tt {
             let bound = if best >= beta {
                 Bound::Lower
@@ -728,6 +755,33 @@ impl<'a> Searcher<'a> {
             self.tt.store(key, mv, score, 0, depth, bound);
         }
         best
+    }
+
+    /// Teaches the correction history what the search of `pos` found, when
+    /// its result says something about the static evaluation: not after a
+    /// capture (the evaluation was never meant to see it), not a mate or
+    /// table score, and not a bound on the side the evaluation already is.
+    fn learn_correction(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        eval: i32,
+        best: i32,
+        beta: i32,
+        best_move: Option<Move>,
+    ) {
+        let capture = best_move.is_some_and(|m| m.is_capture());
+        let lower_below = best >= beta && best <= eval;
+        let upper_above = best_move.is_none() && best >= eval;
+        if !self.features.correction
+            || capture
+            || lower_below
+            || upper_above
+            || best.abs() >= TABLE_WIN - MAX_PLY as i32
+        {
+            return;
+        }
+        self.correction.update(pos, depth, eval, best);
     }
 
     /// The move loop of `negamax`: PVS with late-move reductions. Returns the

@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod baseline;
 pub mod bench;
+pub mod correction;
 pub mod driver;
 pub mod ladder;
 pub mod ordering;

@@ -21,6 +21,7 @@
 //! key bits, so the two are nearly independent and a false hit needs a
 //! match on roughly 48 + log2(buckets) bits.
 
+use super::correction::Kept;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Smallest depth an entry can record; shallower depths are clamped.
@@ -232,6 +233,10 @@ pub fn release_in_background<T: Send + 'static>(memory: T) {
 pub struct TranspositionTable {
     buckets: BucketMemory,
     generation: AtomicU8,
+    /// The search threads' correction histories between searches: like the
+    /// entries, what the search remembers of the game so far, made and
+    /// forgotten with them.
+    pub corrections: Kept,
 }
 
 impl TranspositionTable {
@@ -248,6 +253,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets: BucketMemory::zeroed(n),
             generation: AtomicU8::new(0),
+            corrections: Kept::default(),
         }
     }
 
@@ -266,6 +272,7 @@ impl TranspositionTable {
         let old = std::mem::replace(&mut self.buckets, fresh);
         release_in_background(old);
         *self.generation.get_mut() = 0;
+        self.corrections.clear();
     }
 
     /// Number of entries the table can hold.
