@@ -699,18 +699,20 @@ impl<'a> Searcher<'a> {
         {
             depth -= 1;
         }
-        let mut static_eval = None;
-        if !pv_node
-            && depth <= self.params.rfp_depth
-            && beta.abs() < TABLE_WIN - MAX_PLY as i32
+        // The static evaluation is needed for reverse futility pruning, and
+        // wherever it is not pruned for the correction history to learn
+        // from: an evaluation a node costs little beside its move loop.
+        let rfp =
+            !pv_node && depth <= self.params.rfp_depth && beta.abs() < TABLE_WIN - MAX_PLY as i32;
+        let static_eval = ((rfp || self.features.correction)
             && pos.owed_removals() == 0
-            && !self.no_capture_limit_within(pos, depth as u32)
+            && !self.no_capture_limit_within(pos, depth as u32))
+        .then(|| self.eval(pos, ply));
+        if rfp
+            && let Some(eval) = static_eval
+            && eval - self.params.rfp_margin * depth >= beta
         {
-            let eval = self.eval(pos, ply);
-            if eval - self.params.rfp_margin * depth >= beta {
-                return eval;
-            }
-            static_eval = Some(eval);
+            return eval;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.rules.legal_moves_bounded(pos, &mut list);

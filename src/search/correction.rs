@@ -29,6 +29,7 @@ const MAX_DIFF: i32 = 400;
 
 /// The three tables: the material balance, the side to move's formation,
 /// the other side's formation; each indexed by side to move, then by hash.
+#[derive(PartialEq, Eq, Debug)]
 pub struct CorrectionHistory {
     tables: Box<[[[i16; SIZE]; 2]; 3]>,
 }
