@@ -181,11 +181,14 @@ fn the_features_choose_which_engine_plays_the_games() {
     };
     // Standard is where the network is on by default: without it the
     // games are another engine's (data set v1 was made so, and before
-    // the correction history).
-    let fitted = run("fitted.nnue", "-nnue,-correction");
+    // the correction history and `tt_eval`).
+    let fitted = run("fitted.nnue", "-nnue,-correction,-tt_eval");
     assert_ne!(run("network.nnue", ""), fitted);
     assert_ne!(run("corrected.nnue", "-nnue"), fitted);
-    assert_eq!(run("fitted-again.nnue", "-nnue,-correction"), fitted);
+    assert_eq!(
+        run("fitted-again.nnue", "-nnue,-correction,-tt_eval"),
+        fitted
+    );
     let err = datagen(
         &dir.join("bad.nnue"),
         &["--games", "2", "--features", "nnue"],

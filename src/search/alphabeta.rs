@@ -59,6 +59,9 @@ pub struct Features {
     /// Correction history (`correction.rs`): static evaluations corrected
     /// by what the search found in positions of the same kind.
     pub correction: bool,
+    /// Reverse futility prunes on the static evaluation refined by a table
+    /// bound beyond it (`refined`).
+    pub tt_eval: bool,
 }
 
 impl Default for Features {
@@ -82,6 +85,7 @@ impl Default for Features {
             nnue: true,
             nnue_all: false,
             correction: true,
+            tt_eval: true,
         }
     }
 }
@@ -91,7 +95,7 @@ type FeatureFlag = (&'static str, fn(&mut Features) -> &mut bool);
 
 impl Features {
     /// Every feature by name, with a way to reach its flag.
-    const FLAGS: [FeatureFlag; 13] = [
+    const FLAGS: [FeatureFlag; 14] = [
         ("tt", |f| &mut f.tt),
         ("pvs", |f| &mut f.pvs),
         ("aspiration", |f| &mut f.aspiration),
@@ -105,6 +109,7 @@ impl Features {
         ("nnue", |f| &mut f.nnue),
         ("nnue_all", |f| &mut f.nnue_all),
         ("correction", |f| &mut f.correction),
+        ("tt_eval", |f| &mut f.tt_eval),
     ];
 
     /// Reads `-lmr,+killers`-style changes to the defaults (separated by
@@ -676,11 +681,13 @@ impl<'a> Searcher<'a> {
         let pv_node = beta - alpha > 1;
         let key = self.tt_key(pos);
         let mut tt_move = 0;
+        let mut tt_bound = None;
         if self.features.tt
             && let Some(e) = self.tt.probe(key)
         {
             tt_move = e.mv;
             let s = score::score_from_tt(e.score, ply as i32);
+            tt_bound = Some((s, e.bound));
             let cut = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => s >= beta,
@@ -710,6 +717,11 @@ impl<'a> Searcher<'a> {
         .then(|| self.eval(pos, ply));
         if rfp
             && let Some(eval) = static_eval
+            && let eval = if self.features.tt_eval {
+                refined(eval, tt_bound)
+            } else {
+                eval
+            }
             && eval - self.params.rfp_margin * depth >= beta
         {
             return eval;
@@ -1056,9 +1068,23 @@ fn splitmix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The static evaluation refined by a table score that bounds the node's
+/// value on the far side of it (Stockfish's ttValue adjustment).
+fn refined(eval: i32, tt: Option<(i32, Bound)>) -> i32 {
+    match tt {
+        Some((s, bound)) if s.abs() < TABLE_WIN - MAX_PLY as i32 => match bound {
+            Bound::Exact => s,
+            Bound::Lower if s > eval => s,
+            Bound::Upper if s < eval => s,
+            _ => eval,
+        },
+        _ => eval,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::history_reduction;
+    use super::{Bound, TABLE_WIN, history_reduction, refined};
 
     #[test]
     fn history_moves_a_reduction_a_ply_per_step_rounded() {
@@ -1072,5 +1098,17 @@ mod tests {
         assert_eq!(history_reduction(2100, 64), -1);
         assert_eq!(history_reduction(-1 << 20, 1), 16_384);
         assert_eq!(history_reduction(-1 << 20, 0), 0);
+    }
+
+    #[test]
+    fn a_table_bound_beyond_the_evaluation_refines_it() {
+        assert_eq!(refined(50, None), 50);
+        assert_eq!(refined(50, Some((120, Bound::Lower))), 120);
+        assert_eq!(refined(50, Some((20, Bound::Lower))), 50);
+        assert_eq!(refined(50, Some((20, Bound::Upper))), 20);
+        assert_eq!(refined(50, Some((120, Bound::Upper))), 50);
+        assert_eq!(refined(50, Some((-30, Bound::Exact))), -30);
+        // A mate or table score says nothing of the evaluation.
+        assert_eq!(refined(50, Some((TABLE_WIN, Bound::Lower))), 50);
     }
 }

@@ -100,8 +100,9 @@ pub struct DatagenArgs {
     /// Search features changed from the defaults, as the SearchFeatures
     /// option: the games are played by the engine as it plays by default
     /// (the network where it is on), and data set v1 was made before the
-    /// network was on anywhere and before the correction history, so
-    /// `-nnue,-correction` makes its bytes again.
+    /// network was on anywhere and before the correction history and the
+    /// table-refined evaluation, so `-nnue,-correction,-tt_eval` makes its
+    /// bytes again.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub features: String,
 }
