@@ -200,10 +200,11 @@ fn a_client_without_rules_code_plays_two_turn_captures_in_every_preset() {
     // A game with no capture in it proves nothing about captures played in
     // parts, and which self-play game shuffles a piece for ever changes
     // with every new evaluation (1200 nodes: hand-removal since the network
-    // of 44ddeef; 1000: classic and all-options since f3701b0). Two node
-    // counts, and every preset must split a capture in at least one.
+    // of 44ddeef; 1000: classic and all-options since f3701b0; 1200 and
+    // 800: hand-removal since the correction history). Three node counts,
+    // and every preset must split a capture in at least one.
     let mut split = std::collections::BTreeMap::new();
-    for nodes in ["1200", "800"] {
+    for nodes in ["1200", "800", "600"] {
         for (preset, owed) in two_turn_games(script, nodes) {
             *split.entry(preset).or_insert(0) += owed;
         }
