@@ -184,6 +184,18 @@ fn run_search(
         };
     }
     let skill = options.skill();
+    // The strength ladder (docs/strength.md) was measured before the
+    // correction history and `tt_eval`: a strength-limited engine plays as
+    // its level was measured.
+    let features = if skill.is_some() {
+        Features {
+            correction: false,
+            tt_eval: false,
+            ..features
+        }
+    } else {
+        features
+    };
     // Tables make the engine perfect: not for a strength-limited one.
     let tables = options
         .tables
