@@ -795,7 +795,8 @@ impl<'a> Searcher<'a> {
         {
             return;
         }
-        self.correction.update(pos, depth, eval, best);
+        let rate = self.params.correction_rate;
+        self.correction.update(pos, depth, rate, eval, best);
     }
 
     /// The move loop of `negamax`: PVS with late-move reductions. Returns the

@@ -22,7 +22,8 @@ const GRAIN: i32 = 64;
 /// The largest correction an entry may hold, in centipawns.
 const MAX_CP: i32 = 200;
 /// An update moves the correction (depth + 1)/256 of the way to what the
-/// search found, at most `MAX_WEIGHT`/256.
+/// search found, at most `MAX_WEIGHT`/256, scaled by the search parameter
+/// `correction_rate` (in 256ths).
 const MAX_WEIGHT: i32 = 16;
 /// The largest difference an update uses, in centipawns.
 const MAX_DIFF: i32 = 400;
@@ -90,12 +91,12 @@ impl CorrectionHistory {
     /// The search of `pos` at `depth` found `best` where the corrected
     /// static evaluation said `eval`.
     #[inline]
-    pub fn update(&mut self, pos: &Position, depth: i32, eval: i32, best: i32) {
+    pub fn update(&mut self, pos: &Position, depth: i32, rate: i32, eval: i32, best: i32) {
         let side = pos.side_to_move().index();
         // `eval` is corrected already: each step takes a share of what is
         // still wrong, so the correction settles where the search agrees.
         let error = (best - eval).clamp(-MAX_DIFF, MAX_DIFF) * GRAIN;
-        let step = error * (depth + 1).min(MAX_WEIGHT) / 256;
+        let step = error * (depth + 1).min(MAX_WEIGHT) * rate / (256 * 256);
         for (&i, table) in indices(pos).iter().zip(self.tables.iter_mut()) {
             let entry = &mut table[side][i];
             let new = i32::from(*entry) + step;
@@ -148,7 +149,7 @@ mod tests {
         let mut ch = CorrectionHistory::default();
         let mut last = 0;
         for _ in 0..100 {
-            ch.update(&pos, 8, ch.correction(&pos), 150);
+            ch.update(&pos, 8, 256, ch.correction(&pos), 150);
             let now = ch.correction(&pos);
             assert!(now >= last, "{now} after {last}");
             last = now;
@@ -167,7 +168,7 @@ mod tests {
         let pos = position("W5/6/6/6/5B w 11 11 0 1");
         let mut ch = CorrectionHistory::default();
         for _ in 0..400 {
-            ch.update(&pos, 15, ch.correction(&pos), -90);
+            ch.update(&pos, 15, 256, ch.correction(&pos), -90);
         }
         assert_eq!(ch.correction(&pos), -90);
         // The same material and White's pieces where they were: two of the
@@ -181,7 +182,7 @@ mod tests {
         let pos = position("W5/6/6/6/5B w 11 11 0 1");
         let mut ch = CorrectionHistory::default();
         for _ in 0..1000 {
-            ch.update(&pos, 30, 0, 30_000);
+            ch.update(&pos, 30, 256, 0, 30_000);
         }
         assert_eq!(ch.correction(&pos), MAX_CP);
     }
@@ -191,7 +192,7 @@ mod tests {
         let pos = position("W5/6/6/6/5B w 11 11 0 1");
         let mut kept = Kept::default();
         let mut ch = kept.take(1);
-        ch.update(&pos, 15, 0, 100);
+        ch.update(&pos, 15, 256, 0, 100);
         let learnt = ch.correction(&pos);
         assert!(learnt > 0);
         kept.keep(1, ch);

@@ -130,6 +130,9 @@ search_params! {
     /// Internal iterative reduction: a node with at least this many plies
     /// left and no hash move is searched one ply shallower (0: never).
     iir_depth: 4 in 0..=8, c_end 1.0, r_end 0.002;
+    /// How fast the correction history learns, in 256ths of its base
+    /// rate ((depth + 1)/256 of the way to what the search found).
+    correction_rate: 256 in 64..=1024, c_end 32.0, r_end 0.002;
     /// Removal choices of one jump tried by quiescence (the best by order).
     qs_removals: 2 in 1..=8, c_end 1.0, r_end 0.002;
     /// Sudden death: the moves the clock is shared over at the start of
