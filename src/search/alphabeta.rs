@@ -13,7 +13,7 @@ use super::Signals;
 use super::correction::CorrectionHistory;
 use super::ordering::{self, Heuristics, OrderingFeatures};
 use super::params::{SearchParams, Tuning};
-use super::score::{self, INF, MATE, MAX_PLY, TABLE_WIN};
+use super::score::{self, INF, MATE, MAX_PLY};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval;
 use crate::eval::nnue::{self, NnueStack};
@@ -709,8 +709,7 @@ impl<'a> Searcher<'a> {
         // The static evaluation is needed for reverse futility pruning, and
         // wherever it is not pruned for the correction history to learn
         // from: an evaluation a node costs little beside its move loop.
-        let rfp =
-            !pv_node && depth <= self.params.rfp_depth && beta.abs() < TABLE_WIN - MAX_PLY as i32;
+        let rfp = !pv_node && depth <= self.params.rfp_depth && !score::is_decisive(beta);
         let static_eval = ((rfp || self.features.correction)
             && pos.owed_removals() == 0
             && !self.no_capture_limit_within(pos, depth as u32))
@@ -791,7 +790,7 @@ impl<'a> Searcher<'a> {
             || capture
             || lower_below
             || upper_above
-            || best.abs() >= TABLE_WIN - MAX_PLY as i32
+            || score::is_decisive(best)
         {
             return;
         }
@@ -1073,7 +1072,7 @@ fn splitmix(mut x: u64) -> u64 {
 /// value on the far side of it (Stockfish's ttValue adjustment).
 fn refined(eval: i32, tt: Option<(i32, Bound)>) -> i32 {
     match tt {
-        Some((s, bound)) if s.abs() < TABLE_WIN - MAX_PLY as i32 => match bound {
+        Some((s, bound)) if !score::is_decisive(s) => match bound {
             Bound::Exact => s,
             Bound::Lower if s > eval => s,
             Bound::Upper if s < eval => s,
@@ -1085,7 +1084,8 @@ fn refined(eval: i32, tt: Option<(i32, Bound)>) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Bound, TABLE_WIN, history_reduction, refined};
+    use super::{Bound, history_reduction, refined};
+    use crate::search::score::TABLE_WIN;
 
     #[test]
     fn history_moves_a_reduction_a_ply_per_step_rounded() {

@@ -16,6 +16,15 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 /// below every mate the search proves (those are exact, this is not yet).
 pub const TABLE_WIN: i32 = MATE_BOUND - 2 * MAX_PLY as i32;
 
+/// Whether a score is a table win or a mate (either side), seen from any
+/// ply of the search: it says what the position is, not what the
+/// evaluation thinks of it, so neither pruning margins nor the correction
+/// history may use it as one.
+#[inline(always)]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TABLE_WIN - MAX_PLY as i32
+}
+
 /// Converts a root-relative score into a node-relative one for storage.
 /// Mate scores are re-based so the entry stays valid at any ply: a mate
 /// found `n` plies below this node is stored as `MATE - n` however deep the
