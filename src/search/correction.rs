@@ -178,6 +178,20 @@ mod tests {
     }
 
     #[test]
+    fn the_rate_scales_each_step() {
+        let pos = position("W5/6/6/6/5B w 11 11 0 1");
+        let step = |rate| {
+            let mut ch = CorrectionHistory::default();
+            ch.update(&pos, 15, rate, 0, 400);
+            ch.correction(&pos)
+        };
+        // 16/256 of 400 cp is 25 cp; twice the rate, twice the step.
+        assert_eq!(step(256), 25);
+        assert_eq!(step(512), 50);
+        assert_eq!(step(128), 12);
+    }
+
+    #[test]
     fn corrections_are_bounded() {
         let pos = position("W5/6/6/6/5B w 11 11 0 1");
         let mut ch = CorrectionHistory::default();
