@@ -9,7 +9,7 @@
 //! entries of its material balance and of both sides' formations towards the
 //! difference; later evaluations of positions that share one of them are
 //! corrected by it. The tables belong to one search thread; between
-//! searches the transposition table keeps them (`Kept`), so what one move's
+//! searches the transposition table keeps them (`kept::Kept`), so what one move's
 //! search learnt about the evaluation still holds for the next move of the
 //! same game, and a new game starts them empty.
 
@@ -40,37 +40,6 @@ impl Default for CorrectionHistory {
         CorrectionHistory {
             tables: Box::new([[[0; SIZE]; 2]; 3]),
         }
-    }
-}
-
-/// Each search thread's history between searches, by thread id.
-#[derive(Default)]
-pub struct Kept {
-    by_thread: std::sync::Mutex<Vec<Option<CorrectionHistory>>>,
-}
-
-impl Kept {
-    /// Thread `id`'s history as the last search left it (empty if none).
-    pub fn take(&self, id: usize) -> CorrectionHistory {
-        let mut kept = self.by_thread.lock().unwrap_or_else(|e| e.into_inner());
-        kept.get_mut(id).and_then(Option::take).unwrap_or_default()
-    }
-
-    /// Keeps thread `id`'s history for the next search.
-    pub fn keep(&self, id: usize, history: CorrectionHistory) {
-        let mut kept = self.by_thread.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.len() <= id {
-            kept.resize_with(id + 1, || None);
-        }
-        kept[id] = Some(history);
-    }
-
-    /// Forgets every thread's history.
-    pub fn clear(&mut self) {
-        self.by_thread
-            .get_mut()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
     }
 }
 
@@ -129,6 +98,7 @@ fn slot(x: u64) -> usize {
 mod tests {
     use super::*;
     use crate::rules::{Rules, Variant};
+    use crate::search::kept::Kept;
 
     fn position(text: &str) -> Position {
         Rules::new(Variant::default())
@@ -204,7 +174,7 @@ mod tests {
     #[test]
     fn kept_histories_come_back_to_their_thread_until_cleared() {
         let pos = position("W5/6/6/6/5B w 11 11 0 1");
-        let mut kept = Kept::default();
+        let mut kept: Kept<CorrectionHistory> = Kept::default();
         let mut ch = kept.take(1);
         ch.update(&pos, 15, 256, 0, 100);
         let learnt = ch.correction(&pos);

@@ -21,7 +21,8 @@
 //! key bits, so the two are nearly independent and a false hit needs a
 //! match on roughly 48 + log2(buckets) bits.
 
-use super::correction::Kept;
+use super::correction::CorrectionHistory;
+use super::kept::Kept;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Smallest depth an entry can record; shallower depths are clamped.
@@ -236,7 +237,7 @@ pub struct TranspositionTable {
     /// The search threads' correction histories between searches: like the
     /// entries, what the search remembers of the game so far, made and
     /// forgotten with them.
-    pub corrections: Kept,
+    pub corrections: Kept<CorrectionHistory>,
 }
 
 impl TranspositionTable {
