@@ -11,6 +11,7 @@
 
 use super::Signals;
 use super::correction::CorrectionHistory;
+use super::eval_cache::{EvalCache, Evaluation};
 use super::ordering::{self, Heuristics, OrderingFeatures};
 use super::params::{SearchParams, Tuning};
 use super::score::{self, INF, MATE, MAX_PLY};
@@ -320,6 +321,8 @@ pub struct Searcher<'a> {
     sort_scratch: Vec<(i32, Move)>,
     /// Taken from the transposition table's keeping and given back on drop.
     correction: CorrectionHistory,
+    /// Taken from the transposition table's keeping and given back on drop.
+    eval_cache: EvalCache,
 }
 
 impl Drop for Searcher<'_> {
@@ -327,6 +330,9 @@ impl Drop for Searcher<'_> {
         self.tt
             .corrections
             .keep(self.id, std::mem::take(&mut self.correction));
+        self.tt
+            .eval_caches
+            .keep(self.id, std::mem::take(&mut self.eval_cache));
     }
 }
 
@@ -347,6 +353,16 @@ impl<'a> Searcher<'a> {
         // With a node limit and several threads each thread publishes its
         // count often enough for the total to stop near the limit.
         let poll_interval = (ctl.node_limit / (4 * threads)).clamp(1, POLL_INTERVAL);
+        let nnue = (features.network_use(rules.variant()) == NetworkUse::Network)
+            .then(|| NnueStack::new(rules, MAX_PLY + 1))
+            .flatten();
+        let evaluation = if nnue.is_some() {
+            Evaluation::Network
+        } else if features.full_eval {
+            Evaluation::Fitted
+        } else {
+            Evaluation::Material
+        };
         Searcher {
             rules,
             tt,
@@ -378,11 +394,10 @@ impl<'a> Searcher<'a> {
             no_capture_draw: rules.variant().no_capture_draw,
             mandatory_capture: rules.variant().mandatory_capture,
             tables: None,
-            nnue: (features.network_use(rules.variant()) == NetworkUse::Network)
-                .then(|| NnueStack::new(rules, MAX_PLY + 1))
-                .flatten(),
+            nnue,
             sort_scratch: Vec::with_capacity(256),
             correction: tt.corrections.take(id),
+            eval_cache: tt.eval_caches.take(id).serving(*rules.variant(), evaluation),
         }
     }
 
@@ -454,15 +469,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// The static evaluation of `pos`, the position at `ply` of the
-    /// current path.
+    /// current path: the cached one where `pos` was evaluated before,
+    /// corrected by what the correction history has learnt since.
     #[inline(always)]
     fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        let raw = if let Some(nnue) = &mut self.nnue {
-            nnue.evaluate(self.rules, ply, pos)
-        } else if self.features.full_eval {
-            eval::evaluate(self.rules, pos)
-        } else {
-            eval::material(pos)
+        let raw = match self.eval_cache.get(pos) {
+            Some(raw) => raw,
+            None => {
+                let raw = if let Some(nnue) = &mut self.nnue {
+                    nnue.evaluate(self.rules, ply, pos)
+                } else if self.features.full_eval {
+                    eval::evaluate(self.rules, pos)
+                } else {
+                    eval::material(pos)
+                };
+                self.eval_cache.put(pos, raw);
+                raw
+            }
         };
         if self.features.correction {
             raw + self.correction.correction(pos)

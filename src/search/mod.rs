@@ -10,6 +10,7 @@ pub mod baseline;
 pub mod bench;
 pub mod correction;
 pub mod driver;
+pub mod eval_cache;
 pub mod kept;
 pub mod ladder;
 pub mod ordering;

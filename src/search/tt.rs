@@ -22,6 +22,7 @@
 //! match on roughly 48 + log2(buckets) bits.
 
 use super::correction::CorrectionHistory;
+use super::eval_cache::EvalCache;
 use super::kept::Kept;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -238,6 +239,8 @@ pub struct TranspositionTable {
     /// entries, what the search remembers of the game so far, made and
     /// forgotten with them.
     pub corrections: Kept<CorrectionHistory>,
+    /// The search threads' evaluation caches between searches, the same way.
+    pub eval_caches: Kept<EvalCache>,
 }
 
 impl TranspositionTable {
@@ -255,6 +258,7 @@ impl TranspositionTable {
             buckets: BucketMemory::zeroed(n),
             generation: AtomicU8::new(0),
             corrections: Kept::default(),
+            eval_caches: Kept::default(),
         }
     }
 
@@ -274,6 +278,7 @@ impl TranspositionTable {
         release_in_background(old);
         *self.generation.get_mut() = 0;
         self.corrections.clear();
+        self.eval_caches.clear();
     }
 
     /// Number of entries the table can hold.
