@@ -397,7 +397,10 @@ impl<'a> Searcher<'a> {
             nnue,
             sort_scratch: Vec::with_capacity(256),
             correction: tt.corrections.take(id),
-            eval_cache: tt.eval_caches.take(id).serving(*rules.variant(), evaluation),
+            eval_cache: tt
+                .eval_caches
+                .take(id)
+                .serving(*rules.variant(), evaluation),
         }
     }
 

@@ -72,10 +72,9 @@ impl EvalCache {
     pub fn get(&self, pos: &Position) -> Option<i32> {
         let key = cache_key(pos);
         let entry = self.entries[slot(key)];
-        (entry & !EVAL_MASK == check(key)).then(|| {
-            // Sign-extend the low EVAL_BITS bits.
-            ((entry << (64 - EVAL_BITS)) as i64 >> (64 - EVAL_BITS)) as i32
-        })
+        // The low EVAL_BITS bits, sign-extended.
+        let eval = ((entry << (64 - EVAL_BITS)) as i64 >> (64 - EVAL_BITS)) as i32;
+        (entry & !EVAL_MASK == check(key)).then_some(eval)
     }
 
     /// Remembers `eval` as the evaluation of `pos`.
