@@ -507,6 +507,7 @@ impl<'a> Searcher<'a> {
         if let Some(tables) = &self.tables {
             tables.prefetch(child);
         }
+        self.eval_cache.prefetch(child);
     }
 
     #[inline(always)]

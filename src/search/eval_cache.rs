@@ -77,6 +77,12 @@ impl EvalCache {
         (entry & !EVAL_MASK == check(key)).then_some(eval)
     }
 
+    /// Starts loading `pos`'s entry (see `crate::prefetch`).
+    #[inline(always)]
+    pub fn prefetch(&self, pos: &Position) {
+        crate::prefetch::prefetch(&self.entries[slot(cache_key(pos))]);
+    }
+
     /// Remembers `eval` as the evaluation of `pos`.
     #[inline(always)]
     pub fn put(&mut self, pos: &Position, eval: i32) {
