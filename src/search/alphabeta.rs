@@ -476,20 +476,16 @@ impl<'a> Searcher<'a> {
     /// corrected by what the correction history has learnt since.
     #[inline(always)]
     fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        let raw = match self.eval_cache.get(pos) {
-            Some(raw) => raw,
-            None => {
-                let raw = if let Some(nnue) = &mut self.nnue {
-                    nnue.evaluate(self.rules, ply, pos)
-                } else if self.features.full_eval {
-                    eval::evaluate(self.rules, pos)
-                } else {
-                    eval::material(pos)
-                };
-                self.eval_cache.put(pos, raw);
-                raw
+        let (rules, full_eval, nnue) = (self.rules, self.features.full_eval, &mut self.nnue);
+        let raw = self.eval_cache.get_or_evaluate(pos, || {
+            if let Some(nnue) = nnue {
+                nnue.evaluate(rules, ply, pos)
+            } else if full_eval {
+                eval::evaluate(rules, pos)
+            } else {
+                eval::material(pos)
             }
-        };
+        });
         if self.features.correction {
             raw + self.correction.correction(pos)
         } else {

@@ -70,11 +70,7 @@ impl EvalCache {
     /// The cached evaluation of `pos`, if any.
     #[inline(always)]
     pub fn get(&self, pos: &Position) -> Option<i32> {
-        let key = cache_key(pos);
-        let entry = self.entries[slot(key)];
-        // The low EVAL_BITS bits, sign-extended.
-        let eval = ((entry << (64 - EVAL_BITS)) as i64 >> (64 - EVAL_BITS)) as i32;
-        (entry & !EVAL_MASK == check(key)).then_some(eval)
+        self.lookup(cache_key(pos))
     }
 
     /// Starts loading `pos`'s entry (see `crate::prefetch`).
@@ -83,14 +79,39 @@ impl EvalCache {
         crate::prefetch::prefetch(&self.entries[slot(cache_key(pos))]);
     }
 
-    /// Remembers `eval` as the evaluation of `pos`.
-    #[inline(always)]
+    /// Remembers `eval` as the evaluation of `pos` (the search goes
+    /// through `get_or_evaluate`; the tests set entries directly).
+    #[cfg(test)]
     pub fn put(&mut self, pos: &Position, eval: i32) {
-        if !(-EVAL_LIMIT..EVAL_LIMIT).contains(&eval) {
-            return;
-        }
+        self.store(cache_key(pos), eval);
+    }
+
+    /// The cached evaluation of `pos`, or `evaluate()`'s, cached: the
+    /// key computed once for both.
+    #[inline(always)]
+    pub fn get_or_evaluate(&mut self, pos: &Position, evaluate: impl FnOnce() -> i32) -> i32 {
         let key = cache_key(pos);
-        self.entries[slot(key)] = check(key) | (eval as u64 & EVAL_MASK);
+        if let Some(eval) = self.lookup(key) {
+            return eval;
+        }
+        let eval = evaluate();
+        self.store(key, eval);
+        eval
+    }
+
+    #[inline(always)]
+    fn lookup(&self, key: u64) -> Option<i32> {
+        let entry = self.entries[slot(key)];
+        // The low EVAL_BITS bits, sign-extended.
+        let eval = ((entry << (64 - EVAL_BITS)) as i64 >> (64 - EVAL_BITS)) as i32;
+        (entry & !EVAL_MASK == check(key)).then_some(eval)
+    }
+
+    #[inline(always)]
+    fn store(&mut self, key: u64, eval: i32) {
+        if (-EVAL_LIMIT..EVAL_LIMIT).contains(&eval) {
+            self.entries[slot(key)] = check(key) | (eval as u64 & EVAL_MASK);
+        }
     }
 }
 
@@ -129,6 +150,17 @@ mod tests {
             cache.put(&pos, eval);
             assert_eq!(cache.get(&pos), Some(eval));
         }
+    }
+
+    #[test]
+    fn a_cached_evaluation_is_not_evaluated_again() {
+        let rules = rules();
+        let pos = rules.start_position();
+        let mut cache = EvalCache::default();
+        assert_eq!(cache.get_or_evaluate(&pos, || 31), 31);
+        assert_eq!(cache.get(&pos), Some(31));
+        let again = cache.get_or_evaluate(&pos, || panic!("evaluated twice"));
+        assert_eq!(again, 31);
     }
 
     #[test]
