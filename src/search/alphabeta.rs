@@ -305,6 +305,11 @@ pub struct Searcher<'a> {
     heuristics: Heuristics,
     /// Repetition keys: the game so far, then the current search path.
     path: Vec<u64>,
+    /// `Position::key` of the node at each ply of the current path (main
+    /// and quiescence search), computed once when its parent makes it:
+    /// the repetition path, the table, the evaluation cache and their
+    /// prefetches all read it.
+    keys: Vec<u64>,
     pv: Vec<Move>,
     pv_len: [usize; MAX_PLY + 1],
     /// A copy of `tuning.params`, read at every node.
@@ -387,6 +392,7 @@ impl<'a> Searcher<'a> {
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             heuristics: Heuristics::new(MAX_PLY),
             path,
+            keys: vec![0; MAX_PLY + 1],
             pv: vec![Move::place(0); MAX_PLY * MAX_PLY],
             pv_len: [0; MAX_PLY + 1],
             params: tuning.params,
@@ -477,7 +483,12 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
         let (rules, full_eval, nnue) = (self.rules, self.features.full_eval, &mut self.nnue);
-        let raw = self.eval_cache.get_or_evaluate(pos, || {
+        let key = self.keys[ply];
+        // The crate's own tests check every key the search keeps, which
+        // proves that each node's key is set before it is read.
+        #[cfg(test)]
+        assert_eq!(key, pos.key(), "the key kept for ply {ply}");
+        let raw = self.eval_cache.get_or_evaluate(key, pos, || {
             if let Some(nnue) = nnue {
                 nnue.evaluate(rules, ply, pos)
             } else if full_eval {
@@ -493,22 +504,32 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Starts loading the hash table bucket and the table result a
-    /// child's search will read first (see `crate::prefetch`).
+    /// Plays `mv` in `pos` for the node at `ply`: the child's key is
+    /// computed once and kept for it, and the hash table bucket (with
+    /// `tt`), the table result and the evaluation cache entry its search
+    /// reads first start loading (see `crate::prefetch`).
     #[inline(always)]
-    fn prefetch(&self, child: &Position, tt: bool) {
+    fn make_child(&mut self, pos: &Position, mv: &Move, ply: usize, tt: bool) -> Position {
+        let child = self.rules.after(pos, mv);
+        let key = child.key();
+        self.keys[ply] = key;
         if tt && self.features.tt {
-            self.tt.prefetch(self.tt_key(child));
+            self.tt
+                .prefetch(keyed_table_key(self.no_capture_draw, key, &child));
         }
         if let Some(tables) = &self.tables {
-            tables.prefetch(child);
+            tables.prefetch(&child);
         }
-        self.eval_cache.prefetch(child);
+        self.eval_cache.prefetch(key, &child);
+        child
     }
 
+    /// The table key of `pos`, the node at `ply`.
     #[inline(always)]
-    fn tt_key(&self, pos: &Position) -> u64 {
-        table_key(self.no_capture_draw, pos)
+    fn tt_key(&self, pos: &Position, ply: usize) -> u64 {
+        #[cfg(test)]
+        assert_eq!(self.keys[ply], pos.key(), "the key kept for ply {ply}");
+        keyed_table_key(self.no_capture_draw, self.keys[ply], pos)
     }
 
     /// Rules (a) and (b): a win, loss or draw by piece counts.
@@ -630,6 +651,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         self.nodes += 1;
         self.pv_len[0] = 0;
+        self.keys[0] = root.key();
         if let Some(nnue) = &mut self.nnue {
             nnue.set(0, root);
         }
@@ -639,10 +661,9 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         for i in first..moves.len() {
             let mv = moves[i].mv;
-            let child = self.rules.after(root, &mv);
-            self.prefetch(&child, depth > 1);
+            let child = self.make_child(root, &mv, 1, depth > 1);
             let same = child.side_to_move() == root.side_to_move();
-            self.path.push(child.key());
+            self.path.push(self.keys[1]);
             self.seldepth = 0;
             let score = if i == first || !self.features.pvs {
                 self.child(&child, same, depth - 1, 1, alpha, beta)
@@ -702,7 +723,7 @@ impl<'a> Searcher<'a> {
             return self.qsearch(pos, ply, alpha, beta);
         }
         let pv_node = beta - alpha > 1;
-        let key = self.tt_key(pos);
+        let key = self.tt_key(pos, ply);
         let mut tt_move = 0;
         let mut tt_bound = None;
         if self.features.tt
@@ -855,8 +876,7 @@ impl<'a> Searcher<'a> {
                 ordering::sort_rest(moves, scores, i, &mut self.sort_scratch);
             }
             let mv = moves[i];
-            let child = self.rules.after(pos, &mv);
-            self.prefetch(&child, depth > 1);
+            let child = self.make_child(pos, &mv, ply + 1, depth > 1);
             let same = child.side_to_move() == pos.side_to_move();
             let late_removal = mv.is_capture() && jumps.add(&mv) > 1;
             let new_depth = depth - 1;
@@ -874,7 +894,7 @@ impl<'a> Searcher<'a> {
             } else {
                 0
             };
-            self.path.push(child.key());
+            self.path.push(self.keys[ply + 1]);
             let score = if i == 0 {
                 self.child(&child, same, new_depth, ply + 1, alpha, beta)
             } else if self.features.pvs {
@@ -1011,8 +1031,7 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
-            let child = self.rules.after(pos, &mv);
-            self.prefetch(&child, false);
+            let child = self.make_child(pos, &mv, ply + 1, false);
             let score = if child.side_to_move() == pos.side_to_move() {
                 self.qsearch(&child, ply + 1, alpha, beta)
             } else {
@@ -1071,7 +1090,12 @@ pub fn loss(ply: usize) -> i32 {
 /// is never reused where the limit is elsewhere).
 #[inline(always)]
 pub fn table_key(no_capture_draw: u32, pos: &Position) -> u64 {
-    let key = pos.key();
+    keyed_table_key(no_capture_draw, pos.key(), pos)
+}
+
+/// `table_key` of a position whose `Position::key` is known.
+#[inline(always)]
+fn keyed_table_key(no_capture_draw: u32, key: u64, pos: &Position) -> u64 {
     if no_capture_draw == 0 {
         return key;
     }

@@ -68,29 +68,35 @@ impl EvalCache {
     }
 
     /// The cached evaluation of `pos`, if any.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn get(&self, pos: &Position) -> Option<i32> {
-        self.lookup(cache_key(pos))
+        self.lookup(cache_key(pos.key(), pos))
     }
 
-    /// Starts loading `pos`'s entry (see `crate::prefetch`).
+    /// Starts loading the entry of `pos`, whose `Position::key` is
+    /// `pos_key` (see `crate::prefetch`).
     #[inline(always)]
-    pub fn prefetch(&self, pos: &Position) {
-        crate::prefetch::prefetch(&self.entries[slot(cache_key(pos))]);
+    pub fn prefetch(&self, pos_key: u64, pos: &Position) {
+        crate::prefetch::prefetch(&self.entries[slot(cache_key(pos_key, pos))]);
     }
 
     /// Remembers `eval` as the evaluation of `pos` (the search goes
     /// through `get_or_evaluate`; the tests set entries directly).
     #[cfg(test)]
     pub fn put(&mut self, pos: &Position, eval: i32) {
-        self.store(cache_key(pos), eval);
+        self.store(cache_key(pos.key(), pos), eval);
     }
 
-    /// The cached evaluation of `pos`, or `evaluate()`'s, cached: the
-    /// key computed once for both.
+    /// The cached evaluation of `pos` (whose `Position::key` is
+    /// `pos_key`: the search has it already), or `evaluate()`'s, cached.
     #[inline(always)]
-    pub fn get_or_evaluate(&mut self, pos: &Position, evaluate: impl FnOnce() -> i32) -> i32 {
-        let key = cache_key(pos);
+    pub fn get_or_evaluate(
+        &mut self,
+        pos_key: u64,
+        pos: &Position,
+        evaluate: impl FnOnce() -> i32,
+    ) -> i32 {
+        let key = cache_key(pos_key, pos);
         if let Some(eval) = self.lookup(key) {
             return eval;
         }
@@ -116,9 +122,9 @@ impl EvalCache {
 }
 
 #[inline(always)]
-fn cache_key(pos: &Position) -> u64 {
+fn cache_key(pos_key: u64, pos: &Position) -> u64 {
     let stale = u64::from(pos.plies_since_capture().min(PROGRESS_CAP));
-    pos.key() ^ (stale + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    pos_key ^ (stale + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 #[inline(always)]
@@ -157,9 +163,9 @@ mod tests {
         let rules = rules();
         let pos = rules.start_position();
         let mut cache = EvalCache::default();
-        assert_eq!(cache.get_or_evaluate(&pos, || 31), 31);
+        assert_eq!(cache.get_or_evaluate(pos.key(), &pos, || 31), 31);
         assert_eq!(cache.get(&pos), Some(31));
-        let again = cache.get_or_evaluate(&pos, || panic!("evaluated twice"));
+        let again = cache.get_or_evaluate(pos.key(), &pos, || panic!("evaluated twice"));
         assert_eq!(again, 31);
     }
 
