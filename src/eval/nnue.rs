@@ -375,18 +375,24 @@ impl Network {
     }
 }
 
-/// Σ clip(a, 0, QA) · w, in a form the compiler vectorises (widening
-/// multiply-adds); integer, so any order of the sum gives the same result.
+/// Σ clip(a, 0, QA) · w, in a form the compiler vectorises on every x86
+/// target (widening multiply-adds); integer, so any order of the sum gives
+/// the same result.
 #[inline(always)]
 fn dot_clipped(a: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
-    // Lanes of partial sums, so that the compiler keeps whole vector
-    // registers of them (a single running sum came out as 128-bit
-    // multiply-adds).
-    const LANES: usize = 16;
+    // Clipped first, then multiplied and summed in lanes of one 256-bit
+    // register's products: a clip inside the lane loop (the earlier form)
+    // made AVX2 targets gather one value per instruction (`vpinsrw`),
+    // vectorising across the chunks instead of along them.
+    let mut clipped = [0i16; HIDDEN];
+    for (c, &a) in clipped.iter_mut().zip(a) {
+        *c = a.clamp(0, QA as i16);
+    }
+    const LANES: usize = 8;
     let mut sums = [0i32; LANES];
-    for (a, w) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+    for (a, w) in clipped.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
         for i in 0..LANES {
-            sums[i] += i32::from(a[i].clamp(0, QA as i16)) * i32::from(w[i]);
+            sums[i] += i32::from(a[i]) * i32::from(w[i]);
         }
     }
     sums.iter().sum()
