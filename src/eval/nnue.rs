@@ -375,8 +375,8 @@ impl Network {
     }
 }
 
-/// Σ clip(a, 0, QA) · w, in a form the compiler vectorises on every x86
-/// target (widening multiply-adds); integer, so any order of the sum gives
+/// Σ clip(a, 0, QA) · w, in a form the compiler vectorises along the
+/// arrays (widening multiply-adds); integer, so any order of the sum gives
 /// the same result.
 #[inline(always)]
 fn dot_clipped(a: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
