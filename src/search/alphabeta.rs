@@ -482,12 +482,8 @@ impl<'a> Searcher<'a> {
     /// corrected by what the correction history has learnt since.
     #[inline(always)]
     fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        let key = self.node_key(pos, ply);
         let (rules, full_eval, nnue) = (self.rules, self.features.full_eval, &mut self.nnue);
-        let key = self.keys[ply];
-        // The crate's own tests check every key the search keeps, which
-        // proves that each node's key is set before it is read.
-        #[cfg(test)]
-        assert_eq!(key, pos.key(), "the key kept for ply {ply}");
         let raw = self.eval_cache.get_or_evaluate(key, pos, || {
             if let Some(nnue) = nnue {
                 nnue.evaluate(rules, ply, pos)
@@ -524,12 +520,22 @@ impl<'a> Searcher<'a> {
         child
     }
 
+    /// `Position::key` of `pos`, the node at `ply`, as its parent kept it.
+    #[inline(always)]
+    fn node_key(&self, pos: &Position, ply: usize) -> u64 {
+        // The crate's own tests check every key the search reads, which
+        // proves that each node's key is set before it is read.
+        #[cfg(test)]
+        assert_eq!(self.keys[ply], pos.key(), "the key kept for ply {ply}");
+        #[cfg(not(test))]
+        let _ = pos;
+        self.keys[ply]
+    }
+
     /// The table key of `pos`, the node at `ply`.
     #[inline(always)]
     fn tt_key(&self, pos: &Position, ply: usize) -> u64 {
-        #[cfg(test)]
-        assert_eq!(self.keys[ply], pos.key(), "the key kept for ply {ply}");
-        keyed_table_key(self.no_capture_draw, self.keys[ply], pos)
+        keyed_table_key(self.no_capture_draw, self.node_key(pos, ply), pos)
     }
 
     /// Rules (a) and (b): a win, loss or draw by piece counts.
